@@ -1,0 +1,54 @@
+package io.dask4j.comm;
+
+/**
+ * A message-oriented, bidirectional connection between two endpoints.
+ *
+ * <p><b>Threads.</b> There should be only one reader and one writer at a time; a reader and a writer
+ * may run concurrently on different threads. {@link #close()}, {@link #abort()} and {@link #isClosed()}
+ * may be called from any thread, and unblock a pending {@link #read()}.
+ *
+ * <p><b>Blocking, meant for virtual threads.</b> {@link #read()} and {@link #write} block the calling
+ * thread. A virtual thread per comm costs a few hundred bytes, needs no future per message on the hot
+ * path, and gives natural back-pressure; callers that must not block (the scheduler's event loop) hand
+ * writes to a batched sender. Backends never run MPI or spin on a virtual thread: blocking happens on
+ * Java-level queues and locks, which unmount the virtual thread.
+ *
+ * <p><b>Closing.</b> {@link #close()} flushes what was written and then closes; {@link #abort()}
+ * closes immediately and abruptly, dropping unsent data. After either, reads and writes on both ends
+ * fail with {@link CommClosedException} (never hang).
+ */
+public interface Comm extends AutoCloseable {
+
+    /**
+     * Blocks until the next message arrives.
+     *
+     * @throws CommClosedException if the comm is or becomes closed, by either end
+     * @throws ProtocolException if the peer sent malformed bytes (the comm is then aborted)
+     */
+    Message read();
+
+    /**
+     * Sends a message; returns once the transport has taken it (its frames may then be reused).
+     *
+     * @throws CommClosedException if the comm is closed
+     */
+    void write(Message message);
+
+    /** Flushes pending writes, then closes. Idempotent. */
+    @Override
+    void close();
+
+    /** Closes immediately without flushing. Idempotent. */
+    void abort();
+
+    boolean isClosed();
+
+    Address localAddress();
+
+    Address peerAddress();
+
+    /** Who the peer said it is in the handshake ({@code ""} on a raw, not yet handshaken comm). */
+    default String peerIdentity() {
+        return "";
+    }
+}

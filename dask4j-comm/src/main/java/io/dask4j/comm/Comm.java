@@ -28,7 +28,9 @@ public interface Comm extends AutoCloseable {
     Message read();
 
     /**
-     * Sends a message; returns once the transport has taken it (its frames may then be reused).
+     * Sends a message; returns once the transport has taken it. The frames' memory must not be modified
+     * afterwards: a backend may hand it to the reader without copying (inproc does), so treat a written
+     * frame as given away.
      *
      * @throws CommClosedException if the comm is closed
      */

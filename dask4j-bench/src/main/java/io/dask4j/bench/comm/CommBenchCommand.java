@@ -1,0 +1,154 @@
+package io.dask4j.bench.comm;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Comms;
+import io.dask4j.comm.Listener;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dask4j bench comm}: one-way latency (half a ping-pong round trip, median and p99) and bandwidth
+ * (payload bytes over the median one-way time) of the comm layer, for 8 B, 1 KiB, 1 MiB, 16 MiB and 64 MiB
+ * messages (one frame each). tcp runs between this JVM and a second one started with the same java
+ * binary and class path; inproc runs between two threads of this JVM. Goals (DESIGN.md §8): tcp at most
+ * 20 us one-way at 8 B, at least 2 GB/s at 64 MiB.
+ *
+ * <p>Prints a table, or with {@code --json} one JSON object per size: {@code backend, size_bytes,
+ * iterations, latency_us_median, latency_us_p99, bandwidth_gbps} (gigabytes, 10^9 bytes, per second).
+ */
+@Command(name = "comm", mixinStandardHelpOptions = true,
+        description = "Measure comm latency and bandwidth (ping-pong) for the tcp or inproc backend.")
+public final class CommBenchCommand implements Callable<Integer> {
+
+    static final long[] SIZES = {8, 1024, 1L << 20, 16L << 20, 64L << 20};
+
+    @Option(names = "--backend", defaultValue = "tcp", description = "tcp or inproc (default: ${DEFAULT-VALUE})")
+    String backend;
+
+    @Option(names = "--json", description = "one JSON object per line instead of a table")
+    boolean json;
+
+    @Option(names = "--iterations", defaultValue = "20000",
+            description = "round trips for small messages; large ones use fewer (default: ${DEFAULT-VALUE})")
+    int iterations;
+
+    @Option(names = "--sizes", split = ",", description = "message sizes in bytes (default: 8,1024,1MiB,16MiB,64MiB)")
+    long[] sizes;
+
+    private final PrintStream out;
+
+    public CommBenchCommand() {
+        this(System.out);
+    }
+
+    CommBenchCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new CommBenchCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CommOptions options = CommOptions.defaults().withIdentity("bench-client").withConnectTimeout(Duration.ofSeconds(30));
+        List<PingPong.Result> results = new ArrayList<>();
+        switch (backend.toLowerCase(Locale.ROOT)) {
+            case "inproc" -> {
+                Listener listener = CommEchoServer.start(Address.inproc("bench-*"), options);
+                try (Comm comm = Comms.connect(listener.contactAddress(), options)) {
+                    runAll(comm, results);
+                } finally {
+                    listener.stop();
+                }
+            }
+            case "tcp" -> {
+                Process echo = startEchoProcess();
+                try (Comm comm = Comms.connect(readAddress(echo), options)) {
+                    runAll(comm, results);
+                } finally {
+                    stop(echo);
+                }
+            }
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                    "unknown --backend '" + backend + "': expected tcp or inproc");
+        }
+        return 0;
+    }
+
+    private void runAll(Comm comm, List<PingPong.Result> results) {
+        if (!json) {
+            out.printf("%-7s %10s %8s %14s %14s %12s%n", "backend", "size", "rounds", "one-way p50", "one-way p99", "bandwidth");
+        }
+        for (long size : sizes == null ? SIZES : sizes) {
+            int rounds = roundsFor(size);
+            PingPong.Result r = PingPong.run(comm, backend, size, warmupFor(size, rounds), rounds);
+            results.add(r);
+            out.println(json ? r.toJson() : r.toRow());
+            out.flush();
+        }
+    }
+
+    /** Small sizes get --iterations round trips; large ones about 1 GiB of traffic each way, at least 10. */
+    int roundsFor(long size) {
+        long byBudget = (1L << 30) / Math.max(size, 1);
+        return (int) Math.max(10, Math.min(iterations, byBudget));
+    }
+
+    /**
+     * At least a tenth of the rounds and 512 MiB of traffic: the first large receive buffers land on fresh
+     * pages of a growing heap, which cost 12-20 us per 4 KiB here (a first {@code new byte[64 MiB]} took
+     * ~0.5 s, a later one ~6 ms), so a short warm-up measures the OS, not the comm.
+     */
+    static int warmupFor(long size, int rounds) {
+        long byTraffic = (512L << 20) / Math.max(size, 1);
+        return (int) Math.min(rounds, Math.max(2, Math.max(rounds / 10, byTraffic)));
+    }
+
+    private static Process startEchoProcess() throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                CommEchoServer.class.getName(), "tcp://127.0.0.1:0");
+        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        Process p = pb.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
+        return p;
+    }
+
+    private static Address readAddress(Process echo) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(echo.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.startsWith(CommEchoServer.READY)) {
+                return Address.parse(line.substring(CommEchoServer.READY.length()).strip());
+            }
+        }
+        throw new IOException("the echo process exited before listening (exit code "
+                + (echo.isAlive() ? "none yet" : echo.exitValue()) + ")");
+    }
+
+    private static void stop(Process echo) throws InterruptedException {
+        try {
+            echo.getOutputStream().close();
+        } catch (IOException ignored) {
+            // it is going away anyway
+        }
+        if (!echo.waitFor(5, TimeUnit.SECONDS)) {
+            echo.destroyForcibly();
+        }
+    }
+}

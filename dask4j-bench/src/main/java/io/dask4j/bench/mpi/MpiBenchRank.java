@@ -1,0 +1,146 @@
+package io.dask4j.bench.mpi;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Comms;
+import io.dask4j.comm.Frame;
+import io.dask4j.comm.Listener;
+import io.dask4j.comm.Message;
+import io.dask4j.mpi.MpiRuntime;
+import org.HdrHistogram.Histogram;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The program every rank of the benchmark's mpirun job runs (started by {@link MpiCommBenchCommand}).
+ * Ranks 0 and 1: raw MPI ping-pong through the binding, then ping-pong through the Comm API (rank 0
+ * connects to a listener on rank 1 whose echo loop runs on a platform thread), then both ranks sit idle
+ * with an open comm and a pending read while their CPU time is measured. Rank 0 prints {@code JSON ...}
+ * and {@code ROW ...} lines; each rank prints its {@code IDLE} line.
+ *
+ * <p>Arguments: {@code <mpi name> <sizes,comma,separated> <iterations> <idle seconds> <native|heap>}.
+ */
+public final class MpiBenchRank {
+
+    private MpiBenchRank() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String impl = args[0];
+        long[] sizes = Arrays.stream(args[1].split(",")).mapToLong(Long::parseLong).toArray();
+        int iterations = Integer.parseInt(args[2]);
+        int idleSeconds = Integer.parseInt(args[3]);
+        boolean heapFrames = args[4].equals("heap");
+        MpiRuntime mpi = MpiRuntime.start();
+        if (mpi.size() < 2) {
+            System.out.println("ERROR the benchmark needs 2 ranks, got " + mpi.size());
+            mpi.close();
+            System.exit(2);
+        }
+        int rank = mpi.rank();
+        for (long size : sizes) {
+            int rounds = roundsFor(size, iterations);
+            BenchResult r = RawPingPong.run(mpi, impl, size, Math.max(rounds / 10, 2), rounds);
+            report(rank, r);
+        }
+        CommOptions options = CommOptions.defaults().withIdentity("bench-" + rank).withConnectTimeout(Duration.ofSeconds(30));
+        Listener listener = Comms.listen(Address.mpi(rank), options, MpiBenchRank::echoOnPlatformThread);
+        mpi.barrier();
+        if (rank == 0) {
+            try (Comm comm = Comms.connect(Address.mpi(1), options)) {
+                for (long size : sizes) {
+                    int rounds = roundsFor(size, iterations);
+                    report(rank, pingPong(comm, impl, size, Math.max(rounds / 10, 2), rounds, heapFrames));
+                }
+            }
+        }
+        mpi.barrier();
+        idle(mpi, options, idleSeconds);
+        mpi.barrier();
+        listener.stop();
+        mpi.close();
+    }
+
+    static int roundsFor(long size, int iterations) {
+        long byBudget = (1L << 30) / Math.max(size, 1);
+        return (int) Math.max(10, Math.min(iterations, byBudget));
+    }
+
+    private static void report(int rank, BenchResult r) {
+        if (rank == 0) {
+            System.out.println("JSON " + r.toJson());
+            System.out.println("ROW " + r.toRow());
+            System.out.flush();
+        }
+    }
+
+    /** The echo side of the Comm ping-pong: a platform thread, so that it drives MPI while it waits. */
+    private static void echoOnPlatformThread(Comm comm) {
+        Thread.ofPlatform().name("bench-echo").start(() -> {
+            try {
+                while (true) {
+                    comm.write(comm.read());
+                }
+            } catch (CommClosedException done) {
+                comm.abort();
+            }
+        });
+    }
+
+    private static BenchResult pingPong(Comm comm, String impl, long size, int warmup, int rounds, boolean heapFrames) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment payload = heapFrames ? MemorySegment.ofArray(new byte[Math.toIntExact(size)])
+                    : arena.allocate(Math.max(size, 1), 4096).asSlice(0, size);
+            payload.fill((byte) 3);
+            Message ping = Message.of("ping", Map.of(), List.of(Frame.of(payload)));
+            Histogram rtt = new Histogram(1, 600_000_000_000L, 3);
+            for (int i = 0; i < warmup + rounds; i++) {
+                long start = System.nanoTime();
+                comm.write(ping);
+                Message pong = comm.read();
+                if (pong.frameBytes() != size) {
+                    throw new IllegalStateException("echo returned " + pong.frameBytes() + " bytes instead of " + size);
+                }
+                if (i >= warmup) {
+                    rtt.recordValue(Math.max(1, System.nanoTime() - start));
+                }
+            }
+            return new BenchResult("mpi", impl, heapFrames ? "comm" : "comm", size, rounds,
+                    rtt.getValueAtPercentile(50) / 2e3, rtt.getValueAtPercentile(99) / 2e3);
+        }
+    }
+
+    /** Both ranks idle with an open comm and a read pending on it; prints the CPU used meanwhile. */
+    private static void idle(MpiRuntime mpi, CommOptions options, int seconds) throws Exception {
+        Comm comm = mpi.rank() == 0 ? Comms.connect(Address.mpi(1), options) : null;
+        Thread reader = comm == null ? null : Thread.ofVirtual().start(() -> {
+            try {
+                comm.read();
+            } catch (CommClosedException expected) {
+                // closed at the end of the idle period
+            }
+        });
+        Thread.sleep(1_000);
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long cpuStart = os.getProcessCpuTime();
+        long wallStart = System.nanoTime();
+        Thread.sleep(seconds * 1_000L);
+        double percent = 100.0 * (os.getProcessCpuTime() - cpuStart) / (System.nanoTime() - wallStart);
+        System.out.println(String.format(Locale.ROOT, "IDLE {\"backend\":\"mpi\",\"rank\":%d,\"idle_seconds\":%d,"
+                + "\"idle_cpu_percent_of_core\":%.2f}", mpi.rank(), seconds, percent));
+        System.out.flush();
+        if (comm != null) {
+            comm.close();
+            reader.join(5_000);
+        }
+    }
+}

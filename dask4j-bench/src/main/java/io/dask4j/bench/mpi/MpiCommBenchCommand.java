@@ -1,0 +1,126 @@
+package io.dask4j.bench.mpi;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * {@code dask4j bench comm --backend mpi}: starts a 2-rank {@code mpirun} job of this JVM's java and class
+ * path running {@link MpiBenchRank}, and reports, for 8 B, 1 KiB, 1 MiB, 16 MiB and 64 MiB: one-way latency
+ * (median, p99) and bandwidth of a raw MPI ping-pong through the FFM binding ({@code layer=binding}) and of
+ * a ping-pong through the Comm API ({@code layer=comm}, one frame per message, native memory unless
+ * {@code --heap-frames}), then the idle CPU of each rank (an open comm with a pending read). Goals
+ * (DESIGN.md §8): 8 B one-way through the Comm API at most 5 us and 3x better than tcp; 64 MiB at least
+ * 80% of raw C MPI and 2x tcp; idle rank at most 2% of a core.
+ *
+ * <p>With {@code --json}: one JSON object per line ({@code backend, mpi, layer, size_bytes, iterations,
+ * latency_us_median, latency_us_p99, bandwidth_gbps}; idle lines carry {@code idle_cpu_percent_of_core}).
+ */
+@Command(name = "comm-mpi", mixinStandardHelpOptions = true,
+        description = "Measure mpi comm latency, bandwidth and idle CPU under mpirun (Open MPI or MPICH).")
+public final class MpiCommBenchCommand implements Callable<Integer> {
+
+    static final long[] SIZES = {8, 1024, 1L << 20, 16L << 20, 64L << 20};
+
+    @Option(names = "--mpi", defaultValue = "openmpi", description = "openmpi or mpich (default: ${DEFAULT-VALUE})")
+    String mpi;
+
+    @Option(names = "--json", description = "one JSON object per line instead of a table")
+    boolean json;
+
+    @Option(names = "--iterations", defaultValue = "20000",
+            description = "round trips for small messages; large ones use fewer (default: ${DEFAULT-VALUE})")
+    int iterations;
+
+    @Option(names = "--sizes", split = ",", description = "message sizes in bytes (default: 8,1024,1MiB,16MiB,64MiB)")
+    long[] sizes;
+
+    @Option(names = "--idle-seconds", defaultValue = "3", description = "how long the idle CPU is measured (default: ${DEFAULT-VALUE})")
+    int idleSeconds;
+
+    @Option(names = "--heap-frames", description = "send byte[] frames (copied off-heap once) instead of native memory")
+    boolean heapFrames;
+
+    @Option(names = "--timeout", defaultValue = "600", description = "seconds before the job is killed (default: ${DEFAULT-VALUE})")
+    int timeoutSeconds;
+
+    private final PrintStream out;
+
+    public MpiCommBenchCommand() {
+        this(System.out);
+    }
+
+    MpiCommBenchCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new MpiCommBenchCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> command = command();
+        Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        if (!json) {
+            out.println(BenchResult.header());
+        }
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(job.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (line.startsWith("JSON ")) {
+                    if (json) {
+                        out.println(line.substring(5));
+                    }
+                } else if (line.startsWith("ROW ")) {
+                    if (!json) {
+                        out.println(line.substring(4));
+                    }
+                } else if (line.startsWith("IDLE ")) {
+                    out.println(json ? line.substring(5) : "idle " + line.substring(5));
+                } else {
+                    System.err.println(line);
+                }
+                out.flush();
+            }
+        }
+        if (!job.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            job.descendants().forEach(ProcessHandle::destroyForcibly);
+            job.destroyForcibly();
+            System.err.println("mpi bench: the job did not finish within " + timeoutSeconds + " s and was killed");
+            return 1;
+        }
+        return job.exitValue();
+    }
+
+    /** The mpirun command line: 2 ranks of this JVM's java running {@link MpiBenchRank}. */
+    List<String> command() {
+        String impl = mpi.toLowerCase(Locale.ROOT);
+        List<String> line = new ArrayList<>();
+        switch (impl) {
+            case "openmpi" -> line.addAll(List.of("mpirun.openmpi", "--allow-run-as-root", "--oversubscribe",
+                    "--mca", "btl_vader_single_copy_mechanism", "none", "-x", "DASK4J_MPI_LIB=libmpi.so.40"));
+            case "mpich" -> line.addAll(List.of("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                    "unknown --mpi '" + mpi + "': expected openmpi or mpich");
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        line.addAll(List.of("-np", "2", java, "--enable-native-access=ALL-UNNAMED", "-Xss1m",
+                "--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
+                Arrays.stream(sizes == null ? SIZES : sizes).mapToObj(Long::toString).collect(Collectors.joining(",")),
+                Integer.toString(iterations), Integer.toString(idleSeconds), heapFrames ? "heap" : "native"));
+        return line;
+    }
+}

@@ -1,0 +1,89 @@
+package io.dask4j.bench.seed;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The outcome of one run set of the seed workload: per-run wall times and the computed sum.
+ *
+ * @param backend inproc, tcp or mpi
+ * @param chunk the chunk side actually used (auto resolved)
+ * @param seconds the timed runs, in order
+ * @param warmupSeconds the untimed warm-up runs, in order
+ * @param persistSeconds time to persist x and wait for it
+ * @param result the sum of the last run
+ */
+public record SeedResult(String backend, int n, int chunk, int workers, List<Double> seconds, List<Double> warmupSeconds,
+                         double persistSeconds, double result) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public double median() {
+        double[] s = sorted();
+        int m = s.length / 2;
+        return s.length % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+    }
+
+    public double min() {
+        return sorted()[0];
+    }
+
+    public double max() {
+        double[] s = sorted();
+        return s[s.length - 1];
+    }
+
+    private double[] sorted() {
+        double[] s = seconds.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(s);
+        return s;
+    }
+
+    /** One JSON object: backend, n, chunk, workers, median_s, min_s, max_s, result (and a few extras). */
+    public String toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("backend", backend);
+        m.put("n", n);
+        m.put("chunk", chunk);
+        m.put("workers", workers);
+        m.put("median_s", median());
+        m.put("min_s", min());
+        m.put("max_s", max());
+        m.put("result", result);
+        m.put("runs", seconds.size());
+        m.put("runs_s", seconds);
+        m.put("warmup_s", warmupSeconds);
+        m.put("persist_s", persistSeconds);
+        try {
+            return JSON.writeValueAsString(m);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static SeedResult fromJson(String text) {
+        try {
+            Map<?, ?> m = JSON.readValue(text, Map.class);
+            return new SeedResult((String) m.get("backend"), ((Number) m.get("n")).intValue(), ((Number) m.get("chunk")).intValue(),
+                    ((Number) m.get("workers")).intValue(), doubles(m.get("runs_s")), doubles(m.get("warmup_s")),
+                    ((Number) m.get("persist_s")).doubleValue(), ((Number) m.get("result")).doubleValue());
+        } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
+            throw new IllegalArgumentException("not a seed result: " + text, e);
+        }
+    }
+
+    private static List<Double> doubles(Object o) {
+        return ((List<?>) o).stream().map(v -> ((Number) v).doubleValue()).toList();
+    }
+
+    public String toText() {
+        return String.format(Locale.ROOT, "dask4j %s: n=%d chunk=%d workers=%d runs=%d median=%.3fs min=%.3fs max=%.3fs sum=%.6e"
+                        + " (persist %.2fs, warm-up %s)", backend, n, chunk, workers, seconds.size(), median(), min(), max(), result,
+                persistSeconds, warmupSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3fs", s)).toList());
+    }
+}

@@ -1,0 +1,184 @@
+package io.dask4j.bench.tasks;
+
+import io.dask4j.runtime.client.Client;
+import io.dask4j.runtime.client.DaskFuture;
+import io.dask4j.runtime.client.TaskGraph;
+import io.dask4j.runtime.cluster.LocalCluster;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dask4j bench tasks}: scheduler throughput on a local cluster. Three workloads:
+ * <ul>
+ *   <li>{@code map}: N independent no-op tasks submitted with {@code client.map}, timed from submit
+ *       until every task is done (Dask's usual measure, {@code wait(client.map(...))});</li>
+ *   <li>{@code tree}: a binary reduction tree over N leaves (2N-1 tasks), timed until the root's value
+ *       is back at the client;</li>
+ *   <li>{@code round-trip}: one {@code submit -> result}, repeated; {@code seconds} is the median.</li>
+ * </ul>
+ * Each workload runs once to warm up and then {@code --repeat} times with fresh keys; the median run
+ * is reported. inproc runs the workers in this JVM; tcp starts them as separate JVMs. Goal (DESIGN.md
+ * §8): at least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
+ *
+ * <p>Prints a table, or with {@code --json} one JSON object per workload: {@code backend, workload, n,
+ * tasks_per_s, seconds}.
+ */
+@Command(name = "tasks", mixinStandardHelpOptions = true,
+        description = "Measure scheduler throughput (no-op map, binary tree reduction, single round trip).")
+public final class TasksBenchCommand implements Callable<Integer> {
+
+    @Option(names = "--backend", defaultValue = "inproc", description = "inproc or tcp (default: ${DEFAULT-VALUE})")
+    String backend;
+
+    @Option(names = "--workers", defaultValue = "2", description = "workers (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = "--threads", defaultValue = "1", description = "threads per worker (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--n", defaultValue = "100000", description = "tasks for map, leaves for tree (default: ${DEFAULT-VALUE})")
+    int n;
+
+    @Option(names = "--repeat", defaultValue = "3", description = "timed runs per workload, median reported (default: ${DEFAULT-VALUE})")
+    int repeat;
+
+    @Option(names = "--json", description = "one JSON object per line instead of a table")
+    boolean json;
+
+    private final PrintStream out;
+
+    public TasksBenchCommand() {
+        this(System.out);
+    }
+
+    TasksBenchCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new TasksBenchCommand()).execute(args));
+    }
+
+    /** One measured workload. */
+    record Result(String backend, String workload, int n, double tasksPerSecond, double seconds) {
+        String toJson() {
+            return String.format(Locale.ROOT, "{\"backend\":\"%s\",\"workload\":\"%s\",\"n\":%d,\"tasks_per_s\":%.1f,\"seconds\":%.6f}",
+                    backend, workload, n, tasksPerSecond, seconds);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        String scheme = backend.toLowerCase(Locale.ROOT);
+        if (!scheme.equals("inproc") && !scheme.equals("tcp")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--backend must be inproc or tcp");
+        }
+        LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
+                .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m"));
+        List<Result> results = new ArrayList<>();
+        try (LocalCluster cluster = builder.start(); Client client = cluster.client()) {
+            results.add(measure("map", n, () -> map(client)));
+            results.add(measure("tree", 2 * n - 1, () -> tree(client)));
+            results.add(roundTrip(client));
+        }
+        if (!json) {
+            out.printf(Locale.ROOT, "%-8s %-11s %9s %14s %12s%n", "backend", "workload", "n", "tasks/s", "seconds");
+        }
+        for (Result r : results) {
+            out.println(json ? r.toJson() : String.format(Locale.ROOT, "%-8s %-11s %9d %14.0f %12.6f",
+                    r.backend, r.workload, r.n, r.tasksPerSecond, r.seconds));
+        }
+        return 0;
+    }
+
+    @FunctionalInterface
+    private interface Run {
+        double seconds() throws Exception;
+    }
+
+    private Result measure(String workload, int tasks, Run run) throws Exception {
+        run.seconds();
+        double[] times = new double[Math.max(1, repeat)];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = run.seconds();
+        }
+        Arrays.sort(times);
+        double median = times[times.length / 2];
+        return new Result(backend, workload, tasks, tasks / median, median);
+    }
+
+    private double map(Client client) throws Exception {
+        List<Integer> items = IntStream.range(0, n).boxed().toList();
+        long start = System.nanoTime();
+        List<DaskFuture<Integer>> futures = client.map(x -> x, items);
+        client.waitAll(futures, Duration.ofMinutes(10));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        futures.forEach(DaskFuture::release);
+        return seconds;
+    }
+
+    private int treeRun;
+
+    private double tree(Client client) {
+        String prefix = "tree" + (++treeRun) + "-";
+        TaskGraph g = new TaskGraph();
+        List<String> level = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            // A non-capturing lambda with an argument: one function for all leaves (as Dask's (leaf, i)).
+            g.add(prefix + "leaf-" + i, (Long v) -> v, (long) i);
+            level.add(prefix + "leaf-" + i);
+        }
+        int id = 0;
+        while (level.size() > 1) {
+            List<String> next = new ArrayList<>((level.size() + 1) / 2);
+            for (int i = 0; i + 1 < level.size(); i += 2) {
+                String k = prefix + "sum-" + id++;
+                g.add(k, (Long a, Long b) -> a + b, TaskGraph.ref(level.get(i)), TaskGraph.ref(level.get(i + 1)));
+                next.add(k);
+            }
+            if (level.size() % 2 == 1) {
+                next.add(level.getLast());
+            }
+            level = next;
+        }
+        String root = level.getFirst();
+        long start = System.nanoTime();
+        Map<String, Object> result = client.compute(g, root);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long expected = (long) n * (n - 1) / 2;
+        if (!Long.valueOf(expected).equals(result.get(root))) {
+            throw new IllegalStateException("tree sum is " + result.get(root) + ", expected " + expected);
+        }
+        return seconds;
+    }
+
+    private Result roundTrip(Client client) {
+        int rounds = 300;
+        double[] times = new double[rounds];
+        for (int i = -50; i < rounds; i++) {
+            int x = i;
+            long start = System.nanoTime();
+            DaskFuture<Integer> f = client.submit((Integer v) -> v + 1, x);
+            if (f.result() != x + 1) {
+                throw new IllegalStateException("wrong round-trip result");
+            }
+            f.release();
+            if (i >= 0) {
+                times[i] = (System.nanoTime() - start) / 1e9;
+            }
+        }
+        Arrays.sort(times);
+        double median = times[rounds / 2];
+        return new Result(backend, "round-trip", 1, 1 / median, median);
+    }
+}

@@ -1,0 +1,47 @@
+package io.dask4j.bench.mpi;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MpiCommBenchCommandTest {
+
+    private static MpiCommBenchCommand parse(String... args) {
+        MpiCommBenchCommand command = new MpiCommBenchCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+
+    @Test
+    void openMpiJobsRunTwoRanksOfThisJavaWithTheLongClassPathOption() {
+        List<String> line = parse("--mpi", "openmpi", "--sizes", "8,1024", "--iterations", "100").command();
+        assertThat(line.getFirst()).isEqualTo("mpirun.openmpi");
+        assertThat(line).contains("--allow-run-as-root", "--oversubscribe", "--class-path", "--enable-native-access=ALL-UNNAMED",
+                MpiBenchRank.class.getName(), "8,1024", "100", "native").doesNotContain("-cp");
+        assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("2");
+    }
+
+    @Test
+    void mpichJobsUseHydraAndNameTheMpichLibrary() {
+        List<String> line = parse("--mpi", "MPICH", "--heap-frames").command();
+        assertThat(line.getFirst()).isEqualTo("mpirun.mpich");
+        assertThat(line).contains("libmpich.so.12", "8,1024,1048576,16777216,67108864", "heap");
+    }
+
+    @Test
+    void anUnknownMpiIsACommandLineError() {
+        assertThatThrownBy(() -> parse("--mpi", "lam").command())
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("openmpi or mpich");
+    }
+
+    @Test
+    void largeSizesGetFewerRoundsButAtLeastTen() {
+        assertThat(MpiBenchRank.roundsFor(8, 20_000)).isEqualTo(20_000);
+        assertThat(MpiBenchRank.roundsFor(64L << 20, 20_000)).isEqualTo(16);
+        assertThat(MpiBenchRank.roundsFor(1L << 30, 20_000)).isEqualTo(10);
+    }
+}

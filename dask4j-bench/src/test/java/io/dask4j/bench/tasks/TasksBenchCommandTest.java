@@ -1,0 +1,26 @@
+package io.dask4j.bench.tasks;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TasksBenchCommandTest {
+    @Test
+    @Timeout(60)
+    void printsOneJsonObjectPerWorkload() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "inproc", "--n", "200", "--repeat", "1", "--json");
+        assertThat(code).isZero();
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).strip().split("\n");
+        assertThat(lines).hasSize(3);
+        assertThat(lines[0]).startsWith("{\"backend\":\"inproc\",\"workload\":\"map\",\"n\":200,\"tasks_per_s\":");
+        assertThat(lines[1]).contains("\"workload\":\"tree\",\"n\":399");
+        assertThat(lines[2]).contains("\"workload\":\"round-trip\",\"n\":1").contains("\"seconds\":");
+    }
+}

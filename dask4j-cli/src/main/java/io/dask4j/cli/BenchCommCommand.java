@@ -1,0 +1,46 @@
+package io.dask4j.cli;
+
+import io.dask4j.bench.comm.CommBenchCommand;
+import io.dask4j.bench.mpi.MpiCommBenchCommand;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code dask4j bench comm --backend tcp|inproc|mpi ...}: one entry for the comm benchmarks, routing to
+ * the tcp/inproc benchmark (two JVMs or two threads) or to the mpi one (which starts mpirun itself).
+ * Other options are passed through; {@code --help} of each shows them.
+ */
+@Command(name = "comm", description = "Comm latency and bandwidth: tcp and inproc here, mpi under mpirun.",
+        usageHelpAutoWidth = true)
+final class BenchCommCommand implements Callable<Integer> {
+
+    @Option(names = "--backend", defaultValue = "tcp", description = "tcp, inproc or mpi (default: ${DEFAULT-VALUE})")
+    String backend;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and the chosen backend's options.")
+    boolean help;
+
+    @Unmatched
+    List<String> rest = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        List<String> args = new ArrayList<>(rest);
+        Object target;
+        switch (backend) {
+            case "mpi" -> target = new MpiCommBenchCommand();
+            case "tcp", "inproc" -> {
+                target = new CommBenchCommand();
+                args.addAll(0, List.of("--backend", backend));
+            }
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                    "unknown backend '" + backend + "': expected tcp, inproc or mpi");
+        }
+        return new CommandLine(target).execute(args.toArray(String[]::new));
+    }
+}

@@ -1,0 +1,21 @@
+package io.dask4j.cli;
+
+import io.dask4j.bench.seed.SeedBenchCommand;
+import io.dask4j.bench.tasks.TasksBenchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code dask4j bench comm|tasks|seed}: the end-to-end benchmarks (DESIGN.md §8 has the goals). */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload.",
+        subcommands = {BenchCommCommand.class, TasksBenchCommand.class, SeedBenchCommand.class})
+final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}

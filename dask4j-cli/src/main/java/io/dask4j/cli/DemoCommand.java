@@ -1,0 +1,99 @@
+package io.dask4j.cli;
+
+import io.dask4j.bench.seed.SeedBenchCommand;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dask4j demo}: the main job a newcomer runs. It computes the reference workload of DESIGN.md §7,
+ * {@code (x + x.T).transpose().sum()} on a persisted random n x n array, on a real cluster: under
+ * {@code mpirun -np 5} (1 scheduler, 1 client, 3 workers talking MPI) when an MPI launcher is installed,
+ * otherwise on a local cluster of worker processes over tcp. It says which it used, and why.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run a real computation on a local cluster (over MPI when mpirun is found).")
+final class DemoCommand implements Callable<Integer> {
+
+    /** x alone is 8 n^2 bytes; with its transpose-sum intermediates and JVM overhead, about 4x that. */
+    private static final long BYTES_PER_ELEMENT_NEEDED = 32;
+
+    @Option(names = "--local", description = "use a local tcp cluster even when mpirun is found")
+    boolean local;
+
+    @Option(names = "--n", description = "rows and columns of x (default: 20000, or less on a machine with little memory)")
+    Integer n;
+
+    @Option(names = "--runs", defaultValue = "3", description = "timed runs (default: ${DEFAULT-VALUE})")
+    int runs;
+
+    @Override
+    public Integer call() {
+        int size = n != null ? n : sizeForMemory();
+        String mpi = local ? null : installedMpi();
+        System.out.println("dask4j demo: sum of (x + x.T).transpose() for a random " + size + " x " + size
+                + " array (" + (8L * size * size >> 20) + " MiB), 3 workers x 1 thread");
+        if (mpi != null) {
+            System.out.println("running under mpirun -np 5 (" + mpi + "): rank 0 scheduler, rank 1 client, ranks 2-4 workers, over mpi://");
+            int code = runSeed(List.of("--backend", "mpi", "--mpi", mpi), size);
+            if (code == 0) {
+                return 0;
+            }
+            System.out.println("the MPI job failed (see above); running on a local tcp cluster instead");
+        } else {
+            System.out.println(local ? "running on a local cluster of 3 worker processes over tcp (--local)"
+                    : "mpirun not found: running on a local cluster of 3 worker processes over tcp "
+                    + "(install openmpi-bin or mpich to run over MPI)");
+        }
+        return runSeed(List.of("--backend", "tcp"), size);
+    }
+
+    private int runSeed(List<String> backend, int size) {
+        List<String> args = new ArrayList<>(backend);
+        args.addAll(List.of("--n", Integer.toString(size), "--workers", "3", "--runs", Integer.toString(runs)));
+        return new CommandLine(new SeedBenchCommand()).execute(args.toArray(String[]::new));
+    }
+
+    private int sizeForMemory() {
+        long physical = physicalMemoryBytes();
+        int size = 20_000;
+        while (size > 2_000 && BYTES_PER_ELEMENT_NEEDED * size * size > physical / 2) {
+            size /= 2;
+        }
+        if (size < 20_000) {
+            System.out.println("this machine has " + (physical >> 20) + " MiB of memory: using n = " + size
+                    + " instead of 20000 (which needs about " + (BYTES_PER_ELEMENT_NEEDED * 20_000L * 20_000 >> 30) + " GiB)");
+        }
+        return size;
+    }
+
+    private static long physicalMemoryBytes() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return Runtime.getRuntime().maxMemory();
+    }
+
+    /** "openmpi" or "mpich" if its mpirun is on the PATH (Open MPI preferred), else null. */
+    private static String installedMpi() {
+        if (onPath("mpirun.openmpi")) {
+            return "openmpi";
+        }
+        return onPath("mpirun.mpich") ? "mpich" : null;
+    }
+
+    private static boolean onPath(String program) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String dir : path.split(File.pathSeparator)) {
+            if (!dir.isEmpty() && new File(dir, program).canExecute()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

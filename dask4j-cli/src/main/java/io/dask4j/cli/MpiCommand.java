@@ -1,0 +1,99 @@
+package io.dask4j.cli;
+
+import io.dask4j.launcher.MpiCluster;
+import io.dask4j.launcher.MpiClusterOptions;
+import io.dask4j.launcher.MpiProtocol;
+import io.dask4j.launcher.OpenMpiArguments;
+import io.dask4j.launcher.RankLayout;
+import io.dask4j.runtime.cluster.MemorySize;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code mpirun -np N ./dask4j mpi [options]}: a dask4j cluster over the ranks of an MPI job, for clients
+ * outside it. Rank 0 runs the scheduler, listening on mpi://0 for the workers and on TCP for clients,
+ * and writes the scheduler file once it listens (replacing a stale one); every other rank runs a worker
+ * that talks MPI to the scheduler and its peers (and listens on TCP too, for outside clients). With
+ * {@code --no-scheduler} every rank is a worker joining the running scheduler named by the file (over
+ * TCP). The job runs until mpirun gets SIGTERM or Ctrl-C; each rank logs to {@code logs/rank-<r>.log}.
+ *
+ * <p>The work is done by {@link MpiCluster#serve}; this class only parses the command line. Runnable on
+ * its own: {@code java --class-path CP io.dask4j.cli.MpiCommand ...}.
+ */
+@Command(name = "mpi", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Runs a dask4j cluster under mpirun: rank 0 the scheduler, every other rank a worker.",
+                "Example: mpirun -np 4 ./dask4j mpi --scheduler-file scheduler.json"})
+public final class MpiCommand implements Callable<Integer> {
+
+    @Option(names = "--scheduler-file", paramLabel = "F",
+            description = "Write the scheduler's addresses here once it listens (read it with --no-scheduler).")
+    Path schedulerFile;
+
+    @Option(names = "--no-scheduler", description = "Add workers to the running scheduler named by --scheduler-file.")
+    boolean noScheduler;
+
+    @Option(names = "--protocol", paramLabel = "mpi|tcp", defaultValue = "mpi",
+            description = "How scheduler and workers talk: mpi (default) or tcp (MPI only to start up).")
+    String protocol;
+
+    @Option(names = "--nthreads", paramLabel = "T", defaultValue = "1", description = "Task threads per worker (default 1).")
+    int nthreads;
+
+    @Option(names = "--memory-limit", paramLabel = "M", defaultValue = "0",
+            description = "Memory per worker before spilling, e.g. 4GiB; 0 for no limit (default).")
+    String memoryLimit;
+
+    @Option(names = "--local-directory", paramLabel = "D", description = "Where workers spill to disk (default: temp dir).")
+    Path localDirectory;
+
+    @Option(names = "--name", paramLabel = "PREFIX", defaultValue = "worker",
+            description = "Workers are named PREFIX-<rank> (default worker).")
+    String name;
+
+    @Option(names = "--host", paramLabel = "H",
+            description = "Host for TCP listeners (default: 127.0.0.1 when all ranks share one host, else this host's address).")
+    String host;
+
+    @Option(names = "--scheduler-port", paramLabel = "P", defaultValue = "0",
+            description = "The scheduler's TCP port for outside clients (default 0: a free port).")
+    int schedulerPort;
+
+    @Option(names = "--log-dir", paramLabel = "D", description = "Where each rank writes rank-<r>.log (default logs).")
+    Path logDirectory;
+
+    /**
+     * Runs the command on its own (without {@code ./dask4j}'s main), e.g. {@code mpirun -np 4 java
+     * --class-path CP io.dask4j.cli.MpiCommand ...}; repairs Open MPI's rewrite of java arguments first.
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new MpiCommand()).execute(OpenMpiArguments.repair(args)));
+    }
+
+    @Override
+    public Integer call() {
+        MpiClusterOptions options = MpiClusterOptions.defaults()
+                .withProtocol(MpiProtocol.parse(protocol))
+                .withThreads(nthreads)
+                .withMemoryLimit(MemorySize.parse(memoryLimit))
+                .withLocalDirectory(localDirectory)
+                .withWorkerNamePrefix(name)
+                .withHost(host)
+                .withTcpListener(true, schedulerPort)
+                .withSchedulerFile(schedulerFile);
+        if (logDirectory != null) {
+            options = options.withLogDirectory(logDirectory);
+        }
+        if (noScheduler) {
+            if (schedulerFile == null) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--no-scheduler needs the running scheduler's --scheduler-file");
+            }
+            options = options.withSchedulerRank(RankLayout.NONE);
+        }
+        return MpiCluster.serve(options);
+    }
+}

@@ -1,0 +1,71 @@
+package io.dask4j.cli;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.scheduler.Scheduler;
+import io.dask4j.runtime.scheduler.SchedulerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dask4j scheduler [--host H] [--port P] [--scheduler-file F] [--listen ADDRESS]...}: runs a
+ * scheduler until interrupted. Once it listens it prints its address and, if asked, writes the
+ * scheduler file (JSON, atomically), which it deletes again on exit.
+ */
+@Command(name = "scheduler", mixinStandardHelpOptions = true, description = "Run a dask4j scheduler.")
+public final class SchedulerCommand implements Callable<Integer> {
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "interface to listen on (default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8786", description = "tcp port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--scheduler-file", description = "write the scheduler's address to this JSON file")
+    Path schedulerFile;
+
+    @Option(names = "--listen", description = "further addresses to listen on (for example inproc://name)")
+    List<String> extra = new ArrayList<>();
+
+    @Option(names = "--allowed-failures", defaultValue = "3",
+            description = "workers a task may take down before it is marked erred (default: ${DEFAULT-VALUE})")
+    int allowedFailures;
+
+    @Option(names = "--heartbeat-timeout", defaultValue = "30",
+            description = "seconds without a heartbeat before a worker is removed (default: ${DEFAULT-VALUE})")
+    int heartbeatSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Address> addresses = new ArrayList<>();
+        addresses.add(Address.tcp(host, port));
+        for (String a : extra) {
+            addresses.add(Address.parse(a));
+        }
+        SchedulerConfig config = new SchedulerConfig(addresses, CommOptions.defaults().withIdentity("scheduler"),
+                allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2));
+        Scheduler scheduler = Scheduler.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (schedulerFile != null) {
+                SchedulerFile.delete(schedulerFile);
+            }
+            scheduler.close();
+            stopped.countDown();
+        }, "scheduler-shutdown"));
+        if (schedulerFile != null) {
+            SchedulerFile.write(schedulerFile, scheduler.addresses());
+        }
+        System.out.println("dask4j scheduler listening at " + scheduler.addresses());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,68 @@
+package io.dask4j.cli;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.runtime.cluster.MemorySize;
+import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.cluster.WorkerMain;
+import io.dask4j.runtime.worker.WorkerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dask4j worker (ADDRESS | --scheduler-file F) [--nthreads N] [--memory-limit M]
+ * [--local-directory D]}: runs a worker until its scheduler goes away (a worker never reconnects).
+ */
+@Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a dask4j worker.")
+public final class WorkerCommand implements Callable<Integer> {
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "ADDRESS", description = "the scheduler's address, e.g. tcp://127.0.0.1:8786")
+    String address;
+
+    @Option(names = "--scheduler-file", description = "read the scheduler's address from this JSON file (waits for it)")
+    Path schedulerFile;
+
+    @Option(names = "--nthreads", defaultValue = "1", description = "task threads (default: ${DEFAULT-VALUE})")
+    int nthreads;
+
+    @Option(names = "--memory-limit", defaultValue = "0",
+            description = "bytes (4GiB, 500MB, ...) before spilling to disk; 0 for no limit (default: ${DEFAULT-VALUE})")
+    String memoryLimit;
+
+    @Option(names = "--local-directory", description = "where spill files go (default: the temp directory)")
+    Path localDirectory;
+
+    @Option(names = "--name", defaultValue = "", description = "a name for logs and the dashboard")
+    String name;
+
+    @Option(names = "--listen", description = "addresses to listen on for peers and clients (default: tcp on 127.0.0.1)")
+    List<String> listen = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        if ((address == null) == (schedulerFile == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either ADDRESS or --scheduler-file");
+        }
+        Address scheduler = address != null ? Address.parse(address) : SchedulerFile.read(schedulerFile, Duration.ofSeconds(60));
+        List<Address> listenAddresses = new ArrayList<>();
+        for (String a : listen) {
+            listenAddresses.add(Address.parse(a));
+        }
+        WorkerConfig config = WorkerConfig.connectingTo(scheduler).withThreads(nthreads)
+                .withMemoryLimit(MemorySize.parse(memoryLimit)).withLocalDirectory(localDirectory).withName(name)
+                .withListenAddresses(listenAddresses)
+                .withOptions(CommOptions.defaults().withIdentity(name.isEmpty() ? "worker" : name));
+        return WorkerMain.run(config);
+    }
+}

@@ -1,0 +1,108 @@
+package io.dask4j.comm;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The listener {@link Comms#listen} returns: wraps a backend's raw listener, runs the server side of the
+ * {@link Handshake} for each accepted comm on its own virtual thread, and hands only handshaken comms to
+ * the user's handler (on that same virtual thread). {@link #stop()} aborts comms still handshaking, so
+ * their clients fail fast instead of waiting for a timeout. Thread-safe.
+ */
+final class HandshakingListener implements Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HandshakingListener.class);
+
+    private final Listener raw;
+    private final CommOptions options;
+    private final Consumer<Comm> handler;
+    private final Consumer<CommException> onHandshakeFailure;
+    private final Set<Comm> handshaking = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
+
+    HandshakingListener(Backend backend, Address address, CommOptions options, Consumer<Comm> handler,
+                        Consumer<CommException> onHandshakeFailure) {
+        this.options = options;
+        this.handler = handler;
+        this.onHandshakeFailure = onHandshakeFailure;
+        this.raw = backend.listener(address, options, this::onAccept);
+    }
+
+    @Override
+    public void start() {
+        raw.start();
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        raw.stop();
+        for (Comm comm : handshaking) {
+            comm.abort();
+        }
+    }
+
+    @Override
+    public Address listenAddress() {
+        return raw.listenAddress();
+    }
+
+    @Override
+    public Address contactAddress() {
+        return raw.contactAddress();
+    }
+
+    private void onAccept(Comm comm) {
+        if (stopped) {
+            comm.abort();
+            return;
+        }
+        handshaking.add(comm);
+        Thread.ofVirtual().name("dask4j-comm-" + comm.peerAddress()).start(() -> serve(comm));
+    }
+
+    private void serve(Comm comm) {
+        Comm ready;
+        try {
+            if (stopped) {
+                throw new CommClosedException("listener " + listenAddress() + " stopped");
+            }
+            ready = Handshake.server(comm, options);
+        } catch (CommException e) {
+            LOG.debug("handshake with {} on {} failed: {}", comm.peerAddress(), listenAddress(), e.toString());
+            report(e);
+            return;
+        } finally {
+            handshaking.remove(comm);
+        }
+        if (stopped) {
+            ready.abort();
+            return;
+        }
+        try {
+            handler.accept(ready);
+        } catch (RuntimeException e) {
+            LOG.warn("handler of {} failed on comm from {}; aborting it", listenAddress(), ready.peerAddress(), e);
+            ready.abort();
+        } catch (Error e) {
+            ready.abort();
+            throw e;
+        }
+    }
+
+    private void report(CommException e) {
+        try {
+            onHandshakeFailure.accept(e);
+        } catch (RuntimeException ignored) {
+            // A failing observer must not take the listener down.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Listener[" + raw + "]";
+    }
+}

@@ -1,0 +1,61 @@
+package io.dask4j.comm.serialize;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.serializers.ClosureSerializer;
+import com.esotericsoftware.kryo.serializers.ImmutableCollectionsSerializers;
+import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import com.esotericsoftware.kryo.util.Pool;
+import com.esotericsoftware.minlog.Log;
+import org.objenesis.strategy.StdInstantiatorStrategy;
+
+/**
+ * Pools of configured Kryo instances and output buffers (both not thread-safe). A pool rather than a
+ * ThreadLocal: with a virtual thread per comm or task, thread-locals would build a Kryo per thread.
+ */
+final class KryoPool {
+
+    private static final int MAX_POOLED = 64;
+
+    static {
+        // Kryo's Unsafe paths make JDK 25 print "terminally deprecated" warnings; its reflective paths
+        // are fast enough for the small objects that go through it (bulk data travels as raw frames).
+        if (System.getProperty("kryo.unsafe") == null) {
+            System.setProperty("kryo.unsafe", "false");
+        }
+        // ClosureSerializer logs two warnings per Kryo about falling back to resolving lambdas through
+        // their capturing class, which is exactly the path we want on a JDK that closes java.lang.invoke.
+        Log.ERROR();
+    }
+
+    static final Pool<Kryo> KRYOS = new Pool<>(true, false, MAX_POOLED) {
+        @Override
+        protected Kryo create() {
+            return newKryo();
+        }
+    };
+
+    static final Pool<Output> OUTPUTS = new Pool<>(true, false, MAX_POOLED) {
+        @Override
+        protected Output create() {
+            return new Output(4096, -1);
+        }
+    };
+
+    private KryoPool() {
+    }
+
+    static Kryo newKryo() {
+        Kryo kryo = new Kryo();
+        // Any class may travel: comms authenticate peers before anything is decoded.
+        kryo.setRegistrationRequired(false);
+        kryo.setReferences(true);
+        kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
+        kryo.register(ClosureSerializer.Closure.class, new ClosureSerializer());
+        ImmutableCollectionsSerializers.addDefaultSerializers(kryo);
+        JdkWrapperSerializers.addDefaultSerializers(kryo);
+        kryo.addDefaultSerializer(Throwable.class, new ThrowableSerializer());
+        kryo.addDefaultSerializer(java.util.UUID.class, new UuidSerializer());
+        return kryo;
+    }
+}

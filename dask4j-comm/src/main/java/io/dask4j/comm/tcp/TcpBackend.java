@@ -1,0 +1,83 @@
+package io.dask4j.comm.tcp;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Backend;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Connector;
+import io.dask4j.comm.Listener;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * The {@code tcp://host:port} backend (IPv6 hosts in brackets). Listeners bind exactly the host they
+ * are given, so {@code tcp://127.0.0.1:0} (the usual choice, see {@link #LOOPBACK_ANY_PORT}) stays on
+ * loopback and only {@code tcp://0.0.0.0:port} opens to the network; port 0 picks a free port.
+ * Connects make one attempt with the given timeout ({@link io.dask4j.comm.Comms#connect} retries).
+ * Native errors are translated in one place, {@code TcpErrors}. Thread-safe.
+ */
+public final class TcpBackend implements Backend {
+
+    public static final String SCHEME = "tcp";
+    /** Loopback, any free port: the default listen address. */
+    public static final Address LOOPBACK_ANY_PORT = Address.tcp("127.0.0.1", 0);
+    private static final Connector CONNECTOR = TcpBackend::connectOnce;
+
+    @Override
+    public String scheme() {
+        return SCHEME;
+    }
+
+    @Override
+    public Connector connector() {
+        return CONNECTOR;
+    }
+
+    @Override
+    public Listener listener(Address address, CommOptions options, Consumer<Comm> onAccept) {
+        socketAddress(address);
+        return new TcpListener(address, options, onAccept);
+    }
+
+    private static Comm connectOnce(Address address, Duration timeout, CommOptions options) {
+        InetSocketAddress target = socketAddress(address);
+        SocketChannel channel = null;
+        try {
+            channel = SocketChannel.open();
+            long ms = Math.clamp(timeout.toMillis(), 1, Integer.MAX_VALUE);
+            channel.socket().connect(target, (int) ms);
+            return new TcpComm(channel, address((InetSocketAddress) channel.getLocalAddress()), address, options.maxMessageBytes());
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // The attempt failed already; report that.
+                }
+            }
+            throw TcpErrors.translate(e, "connect to " + address);
+        }
+    }
+
+    /** Resolves {@code tcp://host:port}; an unknown host is fatal (retrying will not make it known). */
+    static InetSocketAddress socketAddress(Address address) {
+        if (!address.scheme().equals(SCHEME)) {
+            throw new IllegalArgumentException("not a tcp address: " + address);
+        }
+        InetSocketAddress resolved = new InetSocketAddress(address.host(), address.port());
+        if (resolved.isUnresolved()) {
+            throw TcpErrors.translate(new UnknownHostException(address.host()), "cannot resolve " + address);
+        }
+        return resolved;
+    }
+
+    static Address address(InetSocketAddress socket) {
+        String host = socket.getAddress().getHostAddress();
+        int scope = host.indexOf('%');
+        return Address.tcp(scope < 0 ? host : host.substring(0, scope), socket.getPort());
+    }
+}

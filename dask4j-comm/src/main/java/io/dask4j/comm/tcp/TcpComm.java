@@ -1,0 +1,370 @@
+package io.dask4j.comm.tcp;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.CommException;
+import io.dask4j.comm.Frame;
+import io.dask4j.comm.LimitedComm;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.wire.MessageHeader;
+import io.dask4j.comm.wire.WireCodec;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A tcp comm over a blocking {@link SocketChannel}, in the {@link WireCodec} format.
+ *
+ * <p><b>Writing.</b> The prelude, header and small frames are copied into one reused direct buffer and
+ * go out in one system call. A large off-heap frame is written from its own memory with a gathering
+ * write (together with the pending header bytes), never concatenated; a large heap frame is streamed
+ * through a pooled direct chunk (the single copy the JDK would make anyway). Writes are synchronous:
+ * when {@link #write} returns the bytes are in the kernel and the frames may be reused.
+ *
+ * <p><b>Reading.</b> Small messages are read in one system call into a reused buffer and copied out;
+ * each frame lands in a fresh, exactly sized array of its kind (see {@link WireCodec#allocateFrame}), so
+ * frames of different messages never share memory. Limits are checked before allocating.
+ *
+ * <p><b>Threads.</b> One reader and one writer at a time (writers are serialized by a lock anyway);
+ * close/abort from any thread. Blocking calls suit virtual threads; platform threads get the lowest
+ * latency (no poller hand-off).
+ */
+final class TcpComm implements LimitedComm {
+
+    static final int IO_BUFFER_BYTES = 64 << 10;
+    /** Frames up to this size are coalesced with the header into one write. */
+    static final int SMALL_FRAME_BYTES = IO_BUFFER_BYTES / 2;
+    /** Native frames go to the kernel in slices no bigger than this (ByteBuffers stop at 2 GiB). */
+    private static final long MAX_SLICE_BYTES = 1L << 30;
+    private static final long CLOSE_FLUSH_WAIT_SECONDS = 10;
+
+    private final SocketChannel channel;
+    private final Address local;
+    private final Address peer;
+    /** Small until the handshake lifts it (see {@link LimitedComm}); read by the reader only. */
+    private volatile long maxMessageBytes;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile String closeReason = "";
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final WireCodec codec = new WireCodec();
+    private final ByteBuffer out = ByteBuffer.allocateDirect(IO_BUFFER_BYTES);
+    private final MemorySegment outAll = MemorySegment.ofBuffer(out);
+    private final ByteBuffer[] gather = new ByteBuffer[2];
+
+    private final ByteBuffer in = ByteBuffer.allocateDirect(IO_BUFFER_BYTES).order(ByteOrder.BIG_ENDIAN).flip();
+    private final MemorySegment inAll = MemorySegment.ofBuffer(in.duplicate().clear());
+
+    TcpComm(SocketChannel channel, Address local, Address peer, long maxMessageBytes) throws IOException {
+        this.channel = channel;
+        this.local = local;
+        this.peer = peer;
+        this.maxMessageBytes = Math.min(maxMessageBytes, HANDSHAKE_MAX_MESSAGE_BYTES);
+        channel.configureBlocking(true);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+    }
+
+    @Override
+    public void liftHandshakeLimit(long limit) {
+        maxMessageBytes = limit;
+    }
+
+    @Override
+    public void write(Message message) {
+        Objects.requireNonNull(message, "message");
+        writeLock.lock();
+        try {
+            if (closed.get()) {
+                throw closedError();
+            }
+            ByteBuffer header = codec.encodeHeader(message);   // a bad field type fails here, before any I/O
+            try {
+                send(header, message.frames());
+            } catch (RuntimeException | Error e) {
+                // e.g. a frame whose arena was closed: part of the message may be out, the stream is lost
+                abort("write failed: " + e);
+                throw e;
+            }
+        } catch (IOException e) {
+            abort("write failed: " + e.getMessage());
+            throw TcpErrors.translate(e, "write to " + peer);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void send(ByteBuffer header, List<Frame> frames) throws IOException {
+        out.clear();
+        put(MemorySegment.ofBuffer(header));
+        for (Frame frame : frames) {
+            MemorySegment segment = frame.segment();
+            if (segment.byteSize() <= SMALL_FRAME_BYTES) {
+                put(segment);
+            } else if (segment.isNative()) {
+                sendNative(segment);
+            } else {
+                sendHeap(segment);
+            }
+        }
+        out.flip();
+        writeFully(out);
+    }
+
+    /** Appends to the write buffer, flushing it whenever it fills. */
+    private void put(MemorySegment source) throws IOException {
+        long offset = 0;
+        long size = source.byteSize();
+        while (offset < size) {
+            if (!out.hasRemaining()) {
+                out.flip();
+                writeFully(out);
+                out.clear();
+            }
+            int n = (int) Math.min(out.remaining(), size - offset);
+            MemorySegment.copy(source, offset, outAll, out.position(), n);
+            out.position(out.position() + n);
+            offset += n;
+        }
+    }
+
+    private void sendNative(MemorySegment segment) throws IOException {
+        for (long offset = 0; offset < segment.byteSize(); offset += MAX_SLICE_BYTES) {
+            long n = Math.min(MAX_SLICE_BYTES, segment.byteSize() - offset);
+            sendWithPending(segment.asSlice(offset, n).asByteBuffer());
+        }
+    }
+
+    private void sendHeap(MemorySegment segment) throws IOException {
+        ByteBuffer staging = StagingBuffers.take();
+        try {
+            MemorySegment stagingAll = MemorySegment.ofBuffer(staging);
+            for (long offset = 0; offset < segment.byteSize(); offset += staging.capacity()) {
+                int n = (int) Math.min(staging.capacity(), segment.byteSize() - offset);
+                MemorySegment.copy(segment, offset, stagingAll, 0, n);
+                staging.clear().limit(n);
+                sendWithPending(staging);
+            }
+        } finally {
+            StagingBuffers.give(staging);
+        }
+    }
+
+    /** Writes what the write buffer holds and then {@code data}, in one gathering call when possible. */
+    private void sendWithPending(ByteBuffer data) throws IOException {
+        out.flip();
+        gather[0] = out;
+        gather[1] = data;
+        while (data.hasRemaining()) {
+            channel.write(gather);
+        }
+        gather[1] = null;
+        out.clear();
+    }
+
+    private void writeFully(ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
+    }
+
+    @Override
+    public Message read() {
+        if (closed.get()) {
+            throw closedError();
+        }
+        try {
+            fill(WireCodec.PRELUDE_BYTES, true);
+            int headerBytes = WireCodec.readPrelude(in, maxMessageBytes);
+            MessageHeader header = readHeader(headerBytes);
+            List<Frame> frames = new ArrayList<>(header.frameCount());
+            for (int i = 0; i < header.frameCount(); i++) {
+                MemorySegment frame = WireCodec.allocateFrame(header.frameKinds()[i], header.frameLengths()[i]);
+                readInto(frame);
+                frames.add(new Frame(frame));
+            }
+            return header.toMessage(frames);
+        } catch (ProtocolException e) {
+            abort("protocol error: " + e.getMessage());
+            throw new ProtocolException("from " + peer + ": " + e.getMessage(), e);
+        } catch (CommException e) {
+            abort(e.getMessage());
+            throw e;
+        } catch (IOException e) {
+            abort("read failed: " + e.getMessage());
+            throw TcpErrors.translate(e, "read from " + peer);
+        } catch (RuntimeException | Error e) {
+            // e.g. out of memory for a frame: the rest of the message is still on the wire, so give up the comm
+            abort("read failed: " + e);
+            throw e;
+        }
+    }
+
+    private MessageHeader readHeader(int headerBytes) throws IOException {
+        if (headerBytes <= in.capacity()) {
+            fill(headerBytes, false);
+            MessageHeader header = WireCodec.decodeHeader(in.slice(in.position(), headerBytes), maxMessageBytes);
+            in.position(in.position() + headerBytes);
+            return header;
+        }
+        ByteBuffer big = ByteBuffer.allocate(headerBytes);
+        readInto(MemorySegment.ofBuffer(big));
+        return WireCodec.decodeHeader(big, maxMessageBytes);
+    }
+
+    /** Makes at least {@code n} bytes available in {@code in} (read mode), reading as much as is there. */
+    private void fill(int n, boolean atMessageStart) throws IOException {
+        if (in.remaining() >= n) {
+            return;
+        }
+        in.compact();
+        try {
+            while (in.position() < n) {
+                if (channel.read(in) < 0) {
+                    throw eof(atMessageStart && in.position() == 0);
+                }
+            }
+        } finally {
+            in.flip();
+        }
+    }
+
+    private void readInto(MemorySegment target) throws IOException {
+        long size = target.byteSize();
+        long offset = Math.min(in.remaining(), size);
+        MemorySegment.copy(inAll, in.position(), target, 0, offset);
+        in.position(in.position() + (int) offset);
+        long left = size - offset;
+        if (left == 0) {
+            return;
+        }
+        if (left <= SMALL_FRAME_BYTES) {
+            fill((int) left, false);
+            MemorySegment.copy(inAll, in.position(), target, offset, left);
+            in.position(in.position() + (int) left);
+        } else if (target.isNative()) {
+            for (; offset < size; offset += MAX_SLICE_BYTES) {
+                readFully(target.asSlice(offset, Math.min(MAX_SLICE_BYTES, size - offset)).asByteBuffer());
+            }
+        } else {
+            readThroughStaging(target, offset);
+        }
+    }
+
+    private void readThroughStaging(MemorySegment target, long offset) throws IOException {
+        ByteBuffer staging = StagingBuffers.take();
+        try {
+            MemorySegment stagingAll = MemorySegment.ofBuffer(staging);
+            while (offset < target.byteSize()) {
+                int n = (int) Math.min(staging.capacity(), target.byteSize() - offset);
+                staging.clear().limit(n);
+                readFully(staging);
+                MemorySegment.copy(stagingAll, 0, target, offset, n);
+                offset += n;
+            }
+        } finally {
+            StagingBuffers.give(staging);
+        }
+    }
+
+    private void readFully(ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer) < 0) {
+                throw eof(false);
+            }
+        }
+    }
+
+    private CommClosedException eof(boolean cleanly) {
+        return new CommClosedException(cleanly ? "connection closed by peer " + peer
+                : "connection closed by peer " + peer + " in the middle of a message");
+    }
+
+    @Override
+    public void close() {
+        if (closed.get()) {
+            return;
+        }
+        boolean locked = false;
+        try {
+            // Writes are synchronous: once we hold the lock, everything written is in the kernel.
+            locked = writeLock.tryLock(CLOSE_FLUSH_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            if (closed.compareAndSet(false, true)) {
+                closeReason = "closed locally";
+                try {
+                    channel.shutdownOutput();   // FIN after the data, so the peer reads all of it first
+                } catch (IOException ignored) {
+                    // Already broken: closing below is all that is left to do.
+                }
+                closeChannel();
+            }
+        } finally {
+            if (locked) {
+                writeLock.unlock();
+            }
+        }
+    }
+
+    @Override
+    public void abort() {
+        abort("aborted locally");
+    }
+
+    private void abort(String reason) {
+        if (closed.compareAndSet(false, true)) {
+            closeReason = reason;
+            try {
+                channel.setOption(StandardSocketOptions.SO_LINGER, 0);   // reset, drop unsent data
+            } catch (IOException | RuntimeException ignored) {
+                // The channel is closed already.
+            }
+            closeChannel();
+        }
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // Nothing more can be done about a socket that fails to close.
+        }
+    }
+
+    private CommClosedException closedError() {
+        return new CommClosedException("tcp comm " + local + " -> " + peer + " is closed (" + closeReason + ")");
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
+    public Address localAddress() {
+        return local;
+    }
+
+    @Override
+    public Address peerAddress() {
+        return peer;
+    }
+
+    @Override
+    public String toString() {
+        return "TcpComm[" + local + " -> " + peer + "]";
+    }
+}

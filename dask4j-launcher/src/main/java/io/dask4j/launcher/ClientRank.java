@@ -1,0 +1,116 @@
+package io.dask4j.launcher;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client rank after {@link MpiCluster#initialize} returned: watches the thread that called it (the
+ * user's main thread), and when that thread ends, or {@link #shutdown} is called, shuts the cluster down:
+ * closes the client, sends CLIENT_DONE to the scheduler rank, waits for its SHUTDOWN, stops this rank's
+ * worker if it has one, meets the other ranks in the final barrier and finalizes MPI. If the main thread
+ * ended with an exception, it is printed once (here, on the client rank only) and the process exits 1.
+ *
+ * <p>A non-daemon watcher thread makes the process wait for the shutdown even if the user left other
+ * non-daemon threads running (no rank outlives the client) and then exits with the client's code. A
+ * shutdown hook covers a main() that calls {@code System.exit} itself: it only tells the scheduler rank
+ * (MPI is being finalized by the MPI runtime's own hook at the same time).
+ *
+ * <p>Threads: {@link #shutdown} from any thread, once effective; the rest is internal.
+ */
+final class ClientRank {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientRank.class);
+
+    private final ClusterRank rank;
+    private volatile Throwable failure;
+    private boolean done;
+
+    ClientRank(ClusterRank rank) {
+        this.rank = rank;
+    }
+
+    ClusterRank cluster() {
+        return rank;
+    }
+
+    /** Watches {@code main} (the thread that will run the user's code) and registers the exit hook. */
+    void watch(Thread main) {
+        Thread.UncaughtExceptionHandler previous = main.getUncaughtExceptionHandler();
+        main.setUncaughtExceptionHandler((thread, error) -> {
+            failure = error;
+            System.err.println("dask4j: the client program failed on rank " + rank.rank + ":");
+            error.printStackTrace();
+            // Printed above once; the file gets it at INFO so that the console does not show it twice.
+            LOG.info("the client program failed", error);
+            if (previous != null && previous != thread.getThreadGroup()) {
+                previous.uncaughtException(thread, error);
+            }
+        });
+        Thread.ofPlatform().name("dask4j-client-watch").daemon(false).start(() -> {
+            try {
+                main.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            int code = failure == null ? 0 : 1;
+            shutdown(code);
+            RankLogging.stop();
+            System.exit(code);
+        });
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("dask4j-client-exit").unstarted(this::onExit));
+    }
+
+    /** Shuts the whole cluster down (once); {@code code} is this client's exit code, told to the scheduler. */
+    synchronized void shutdown(int code) {
+        if (done) {
+            return;
+        }
+        done = true;
+        LOG.info("client done (exit code {}); shutting the cluster down", code);
+        closeClient();
+        try {
+            rank.control.send(rank.layout.schedulerRank(), ControlChannel.TAG_CLIENT_DONE, code).get(10, TimeUnit.SECONDS);
+            if (rank.control.await(rank.layout.schedulerRank(), ControlChannel.TAG_SHUTDOWN, 60_000, 20).isEmpty()) {
+                LOG.warn("the scheduler rank did not confirm the shutdown within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("the scheduler rank did not confirm the shutdown: {}", e.toString());
+        }
+        if (rank.worker != null) {
+            rank.worker.close();
+        }
+        ServerRank.finish(rank, code, true);
+    }
+
+    synchronized boolean isShutDown() {
+        return done;
+    }
+
+    private void closeClient() {
+        try {
+            rank.client.close();
+        } catch (RuntimeException e) {
+            LOG.warn("closing the client failed: {}", e.toString());
+        }
+    }
+
+    private void onExit() {
+        synchronized (this) {
+            if (done) {
+                return;
+            }
+            done = true;
+        }
+        LOG.warn("the client program exited without returning from main; telling the scheduler rank");
+        closeClient();
+        try {
+            rank.control.send(rank.layout.schedulerRank(), ControlChannel.TAG_CLIENT_DONE, ControlChannel.CLIENT_EXITED)
+                    .get(2, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.debug("could not tell the scheduler rank", e);
+        }
+    }
+}

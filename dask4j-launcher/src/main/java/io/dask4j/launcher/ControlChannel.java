@@ -1,0 +1,163 @@
+package io.dask4j.launcher;
+
+import io.dask4j.mpi.MpiRuntime;
+import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.engine.ProgressEngine;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The launcher's own MPI traffic, kept apart from the {@code mpi://} comms: start-up collectives on the
+ * job communicator while no comm needs progress yet, and the shutdown messages on a private duplicate of
+ * it (so the progress engine's {@code MPI_Improbe(ANY_SOURCE, ANY_TAG)} never sees them). Point-to-point
+ * control messages are one int each, sent as requests tracked by the progress engine and taken by polling
+ * (a short hold of the engine's lock), so waiting for one never stops the engine from serving comms.
+ *
+ * <p>Threads: the start-up methods ({@link #open}, {@link #allgather}, {@link #broadcast}) from the
+ * rank's main thread only, and only before any comm needs progress (they hold the engine's lock while in
+ * a blocking collective); {@link #send} and {@link #poll} from any platform thread.
+ */
+final class ControlChannel {
+    /** Client rank to scheduler rank: the client is done; payload = the client's exit code. */
+    static final int TAG_CLIENT_DONE = 1;
+    /**
+     * Payload of CLIENT_DONE and SHUTDOWN when the client's process is exiting on its own (System.exit in
+     * main, or it vanished): the client rank will not come to the final barrier, so the others skip it.
+     */
+    static final int CLIENT_EXITED = -2;
+    /** Scheduler rank to every other rank: shut down now; payload = the client's code or CLIENT_EXITED. */
+    static final int TAG_SHUTDOWN = 2;
+
+    private final MpiRuntime runtime;
+    private final Mpi mpi;
+    private final ProgressEngine engine;
+    private final long control;
+    /** Buffers of posted requests: kept reachable (and alive) until the process ends. */
+    private final Arena arena = Arena.ofShared();
+
+    private ControlChannel(MpiRuntime runtime, long control) {
+        this.runtime = runtime;
+        this.mpi = runtime.mpi();
+        this.engine = runtime.engine();
+        this.control = control;
+    }
+
+    /** Duplicates the job communicator for control messages; collective over every rank. */
+    static ControlChannel open(MpiRuntime runtime) {
+        long dup = runtime.engine().exclusive(() -> {
+            long c = runtime.mpi().commDup(runtime.comm());
+            runtime.mpi().setErrorsReturn(c);
+            return c;
+        });
+        return new ControlChannel(runtime, dup);
+    }
+
+    /** Every rank's {@code value} (at most {@code maxBytes} of UTF-8), by rank; collective. */
+    List<String> allgather(String value, int maxBytes) {
+        try (Arena local = Arena.ofConfined()) {
+            MemorySegment send = local.allocate(maxBytes);
+            write(send, value);
+            MemorySegment recv = local.allocate((long) maxBytes * runtime.size());
+            engine.exclusive(() -> {
+                mpi.allgather(send, recv, runtime.comm());
+                return null;
+            });
+            List<String> out = new ArrayList<>();
+            for (int r = 0; r < runtime.size(); r++) {
+                out.add(recv.asSlice((long) r * maxBytes, maxBytes).getString(0, StandardCharsets.UTF_8));
+            }
+            return out;
+        }
+    }
+
+    /** {@code root}'s {@code value} (at most {@code maxBytes} of UTF-8; ignored elsewhere) on every rank; collective. */
+    String broadcast(String value, int root, int maxBytes) {
+        try (Arena local = Arena.ofConfined()) {
+            MemorySegment buf = local.allocate(maxBytes);
+            if (runtime.rank() == root) {
+                write(buf, value);
+            }
+            engine.exclusive(() -> {
+                mpi.bcast(buf, root, runtime.comm());
+                return null;
+            });
+            return buf.getString(0, StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * Takes one int from {@code source} with {@code tag} if one has arrived (MPI_Improbe + MPI_Mrecv under
+     * the engine's lock), else empty. Polling leaves no receive request pending, so a rank ended by a
+     * signal finalizes MPI cleanly.
+     */
+    OptionalInt poll(int source, int tag) {
+        try (Arena local = Arena.ofConfined()) {
+            MemorySegment flag = local.allocate(ValueLayout.JAVA_INT);
+            MemorySegment message = local.allocate(8, 8);
+            MemorySegment status = local.allocate(mpi.abi().statusBytes(), 8);
+            MemorySegment buf = local.allocate(ValueLayout.JAVA_INT);
+            return engine.exclusive(() -> {
+                if (MpiRuntime.current() == null) {
+                    return OptionalInt.empty(); // MPI is being finalized (the process is exiting)
+                }
+                mpi.check(mpi.improbe(source, tag, control, flag, message, status), "MPI_Improbe");
+                if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                    return OptionalInt.empty();
+                }
+                mpi.check(mpi.mrecv(buf, 4, mpi.abi().byteType(), message, mpi.abi().statusIgnore()), "MPI_Mrecv");
+                return OptionalInt.of(buf.get(ValueLayout.JAVA_INT, 0));
+            });
+        }
+    }
+
+    /** Polls every {@code intervalMillis} until a message comes or {@code timeoutMillis} pass. */
+    OptionalInt await(int source, int tag, long timeoutMillis, long intervalMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (true) {
+            OptionalInt got = poll(source, tag);
+            if (got.isPresent() || System.nanoTime() - deadline >= 0) {
+                return got;
+            }
+            Thread.sleep(intervalMillis);
+        }
+    }
+
+    /** Sends one int to {@code dest} with {@code tag}; the future completes once sent. */
+    CompletableFuture<Integer> send(int dest, int tag, int value) {
+        MemorySegment buf = arena.allocate(ValueLayout.JAVA_INT);
+        buf.set(ValueLayout.JAVA_INT, 0, value);
+        CompletableFuture<Integer> result = new CompletableFuture<>();
+        engine.submit(e -> {
+            int rc = e.track(slot -> mpi.isend(buf, 4, mpi.abi().byteType(), dest, tag, control, slot),
+                    code -> complete(result, code, () -> value, "MPI_Isend to rank " + dest));
+            if (rc != Mpi.SUCCESS) {
+                complete(result, rc, () -> 0, "MPI_Isend to rank " + dest);
+            }
+        });
+        return result;
+    }
+
+    private void complete(CompletableFuture<Integer> result, int code, java.util.function.IntSupplier value, String what) {
+        if (code == Mpi.SUCCESS) {
+            result.complete(value.getAsInt());
+        } else {
+            result.completeExceptionally(new LauncherException(what + " failed: " + mpi.errorString(code)));
+        }
+    }
+
+    private static void write(MemorySegment buf, String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length >= buf.byteSize()) {
+            throw new LauncherException("launcher message too long (" + bytes.length + " bytes): " + value);
+        }
+        MemorySegment.copy(bytes, 0, buf, ValueLayout.JAVA_BYTE, 0, bytes.length);
+        buf.set(ValueLayout.JAVA_BYTE, bytes.length, (byte) 0);
+    }
+}

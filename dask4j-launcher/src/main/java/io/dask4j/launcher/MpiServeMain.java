@@ -1,0 +1,82 @@
+package io.dask4j.launcher;
+
+import io.dask4j.runtime.cluster.MemorySize;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code dask4j mpi} without picocli, for running it directly under mpirun or from tests:
+ * <pre>
+ * mpirun -np N java --enable-native-access=ALL-UNNAMED --class-path CP io.dask4j.launcher.MpiServeMain
+ *     [--scheduler-file F] [--no-scheduler] [--protocol mpi|tcp] [--nthreads T] [--memory-limit M]
+ *     [--local-directory D] [--name PREFIX] [--host H] [--scheduler-port P] [--log-dir D]
+ * </pre>
+ * Rank 0 runs the scheduler (also listening on TCP for outside clients, and writing the scheduler file
+ * once it listens), every other rank a worker; with {@code --no-scheduler} every rank is a worker of the
+ * running scheduler named by the scheduler file. Exits 2 on bad arguments.
+ */
+public final class MpiServeMain {
+    static final String USAGE = "usage: dask4j mpi [--scheduler-file F] [--no-scheduler] [--protocol mpi|tcp] [--nthreads T]"
+            + " [--memory-limit M] [--local-directory D] [--name PREFIX] [--host H] [--scheduler-port P] [--log-dir D]";
+
+    private MpiServeMain() {
+    }
+
+    public static void main(String[] args) {
+        MpiClusterOptions options;
+        try {
+            options = parse(List.of(OpenMpiArguments.repair(args)));
+        } catch (IllegalArgumentException e) {
+            System.err.println("dask4j mpi: " + e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        System.exit(MpiCluster.serve(options));
+    }
+
+    /** Parses the arguments into options for {@link MpiCluster#serve}. */
+    static MpiClusterOptions parse(List<String> args) {
+        MpiClusterOptions o = MpiClusterOptions.defaults().withClientRank(RankLayout.NONE);
+        boolean noScheduler = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--scheduler-file" -> o = o.withSchedulerFile(Path.of(value(args, ++i, a)));
+                case "--no-scheduler" -> noScheduler = true;
+                case "--protocol" -> o = o.withProtocol(MpiProtocol.parse(value(args, ++i, a)));
+                case "--nthreads" -> o = o.withThreads(integer(value(args, ++i, a), a));
+                case "--memory-limit" -> o = o.withMemoryLimit(MemorySize.parse(value(args, ++i, a)));
+                case "--local-directory" -> o = o.withLocalDirectory(Path.of(value(args, ++i, a)));
+                case "--name" -> o = o.withWorkerNamePrefix(value(args, ++i, a));
+                case "--host" -> o = o.withHost(value(args, ++i, a));
+                case "--scheduler-port" -> o = o.withTcpListener(true, integer(value(args, ++i, a), a));
+                case "--log-dir" -> o = o.withLogDirectory(Path.of(value(args, ++i, a)));
+                default -> throw new IllegalArgumentException("unexpected argument '" + a + "'");
+            }
+        }
+        if (noScheduler) {
+            if (o.schedulerFile() == null) {
+                throw new IllegalArgumentException("--no-scheduler needs the running scheduler's --scheduler-file");
+            }
+            o = o.withSchedulerRank(RankLayout.NONE);
+        }
+        return o;
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static int integer(String text, String option) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a number, not '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.dask4j.launcher;
+
+import io.dask4j.runtime.scheduler.SchedulerSnapshot;
+import io.dask4j.runtime.scheduler.WorkerSnapshot;
+import io.dask4j.runtime.cluster.SchedulerFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a scheduler or worker rank (a rank without the client) until the cluster shuts down, then stops its
+ * roles and finalizes MPI. The shutdown protocol, on the launcher's control communicator:
+ * <pre>
+ *   client rank ── CLIENT_DONE(code) ──► scheduler rank ── SHUTDOWN ──► every other rank
+ *   then each rank closes its worker / scheduler, all ranks meet in a barrier, and MPI_Finalize.
+ * </pre>
+ * The scheduler rank also takes the client's disconnection as the end (its process may have called
+ * System.exit). While waiting, the rank watches its roles: a worker rank whose worker stopped (its
+ * scheduler is gone) or a scheduler rank that lost a worker of the job ends the whole job with MPI_Abort
+ * and a message saying which rank, never a hang and never a worker that keeps reconnecting. Under {@code
+ * dask4j mpi} there is no client: the ranks run until a signal (mpirun forwards SIGTERM and Ctrl-C), or,
+ * with {@code --no-scheduler}, until the outside scheduler goes away.
+ *
+ * <p>Threads: {@link #serve} on the rank's main thread; a shutdown hook stops the roles on a signal.
+ */
+final class ServerRank {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerRank.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration GRACE = Duration.ofSeconds(3);
+
+    private final ClusterRank rank;
+    private volatile boolean stopping;
+
+    private ServerRank(ClusterRank rank) {
+        this.rank = rank;
+    }
+
+    /** Serves until shutdown; returns the exit code (0 after a clean shutdown). */
+    static int serve(ClusterRank rank) {
+        return new ServerRank(rank).run();
+    }
+
+    private int run() {
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("dask4j-rank-stop").unstarted(this::onSignal));
+        RankLayout layout = rank.layout;
+        // Who tells this rank to stop: the client rank tells the scheduler rank, which tells the others.
+        int signalSource = rank.isScheduler() ? layout.clientRank() : layout.schedulerRank();
+        int signalTag = rank.isScheduler() ? ControlChannel.TAG_CLIENT_DONE : ControlChannel.TAG_SHUTDOWN;
+        Set<String> expected = layout.workerRanks().stream().map(rank::workerName).collect(Collectors.toCollection(TreeSet::new));
+        boolean clientSeen = false;
+        int code = 0;
+        try {
+            while (true) {
+                if (signalSource != RankLayout.NONE) {
+                    OptionalInt signal = rank.control.poll(signalSource, signalTag);
+                    if (signal.isPresent()) {
+                        code = signal.getAsInt();
+                        break;
+                    }
+                }
+                if (stopping) {
+                    waitForExit();
+                }
+                if (rank.worker != null && rank.worker.closed().isDone()) {
+                    if (!layout.hasScheduler()) {
+                        LOG.warn("the scheduler at {} went away; worker {} stops", rank.schedulerAddress(), rank.workerName(rank.rank));
+                        break;
+                    }
+                    // The scheduler rank says SHUTDOWN before it closes: give that message a moment to arrive.
+                    OptionalInt late = rank.control.await(signalSource, signalTag, GRACE.toMillis(), 50);
+                    if (late.isEmpty()) {
+                        rank.abort("the worker on rank " + rank.rank + " stopped: it lost the scheduler (rank "
+                                + layout.schedulerRank() + ")", null);
+                    }
+                    code = late.getAsInt();
+                    break;
+                }
+                if (rank.scheduler != null) {
+                    SchedulerSnapshot now = rank.scheduler.snapshot();
+                    List<String> lost = lostWorkers(expected, now);
+                    if (!lost.isEmpty()) {
+                        rank.abort("worker " + String.join(", ", lost) + " of this job was lost (its process died or"
+                                + " stopped answering)", null);
+                    }
+                    if (layout.clientRank() != RankLayout.NONE) {
+                        if (now.clients() > 0) {
+                            clientSeen = true;
+                        } else if (clientSeen) {
+                            LOG.info("the client (rank {}) disconnected", layout.clientRank());
+                            code = ControlChannel.CLIENT_EXITED;
+                            break;
+                        }
+                    }
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            rank.abort("rank " + rank.rank + " was interrupted while serving", e);
+        } catch (RuntimeException e) {
+            rank.abort("rank " + rank.rank + " failed while serving: " + e, e);
+        }
+        return shutDown(code);
+    }
+
+    private int shutDown(int clientCode) {
+        stopping = true;
+        LOG.info("shutting down (client exit code {})", clientCode);
+        if (rank.isScheduler()) {
+            List<CompletableFuture<Integer>> sent = new ArrayList<>();
+            for (int r = 0; r < rank.mpi.size(); r++) {
+                if (r != rank.rank) {
+                    sent.add(rank.control.send(r, ControlChannel.TAG_SHUTDOWN, clientCode));
+                }
+            }
+            try {
+                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("could not tell every rank to shut down: {}", e.toString());
+            }
+        }
+        stopRoles();
+        return finish(rank, 0, clientCode != ControlChannel.CLIENT_EXITED);
+    }
+
+    /**
+     * The job's final barrier (bounded; skipped when the client rank is exiting on its own and will not
+     * come) and MPI_Finalize; returns {@code code}.
+     */
+    static int finish(ClusterRank rank, int code, boolean barrier) {
+        if (barrier) {
+            try {
+                rank.mpi.barrier(Duration.ofSeconds(30));
+            } catch (RuntimeException e) {
+                LOG.warn("not every rank reached the final barrier: {}", e.getMessage());
+            }
+        }
+        rank.mpi.close();
+        LOG.info("rank {} finished (exit code {})", rank.rank, code);
+        return code;
+    }
+
+    private void stopRoles() {
+        if (rank.worker != null) {
+            rank.worker.close();
+        }
+        if (rank.scheduler != null) {
+            rank.scheduler.close();
+            if (rank.options.schedulerFile() != null) {
+                SchedulerFile.delete(rank.options.schedulerFile());
+            }
+        }
+    }
+
+    private void onSignal() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        LOG.warn("rank {} terminated by a signal; stopping its {}", rank.rank, rank.layout.label(rank.rank));
+        try {
+            stopRoles();
+        } catch (RuntimeException e) {
+            LOG.debug("stopping after a signal", e);
+        }
+    }
+
+    /** A signal is stopping this process: its shutdown hooks finish the work, this thread only waits. */
+    private static void waitForExit() {
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // the JVM is exiting; keep waiting for it
+            }
+        }
+    }
+
+    private static List<String> lostWorkers(Set<String> expected, SchedulerSnapshot now) {
+        Set<String> present = now.workers().stream().map(WorkerSnapshot::name).collect(Collectors.toSet());
+        return expected.stream().filter(name -> !present.contains(name)).toList();
+    }
+}

@@ -1,0 +1,146 @@
+package io.dask4j.launcher.it;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real {@code mpirun -np N java ...} job of the test class path, under Open MPI or MPICH, started in the
+ * background: tests wait for it with a bound (the whole process tree is killed when it expires), read its
+ * output and its ranks' log files, and check that none of its processes is left. A launcher that is not
+ * installed skips the test, unless {@code DASK4J_REQUIRE_MPI=1} makes it a failure.
+ */
+final class LauncherJob {
+
+    /** The two MPI implementations and their launchers. */
+    enum Impl {
+        OPENMPI("mpirun.openmpi"), MPICH("mpirun.mpich");
+
+        final String launcher;
+
+        Impl(String launcher) {
+            this.launcher = launcher;
+        }
+    }
+
+    /** How a job ended. */
+    record Result(int exitCode, String output, long millis) {
+        int count(String text) {
+            int n = 0;
+            for (int i = output.indexOf(text); i >= 0; i = output.indexOf(text, i + 1)) {
+                n++;
+            }
+            return n;
+        }
+    }
+
+    private static final Pattern PID = Pattern.compile("host .*, pid (\\d+)");
+
+    final Process process;
+    final Path output;
+    final long startNanos = System.nanoTime();
+
+    private LauncherJob(Process process, Path output) {
+        this.process = process;
+        this.output = output;
+    }
+
+    static void assumeInstalled(Impl impl) {
+        boolean present = false;
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            present |= Files.isExecutable(Path.of(dir, impl.launcher));
+        }
+        boolean required = "1".equals(System.getenv("DASK4J_REQUIRE_MPI")) || "1".equals(System.getProperty("DASK4J_REQUIRE_MPI"));
+        if (!present && required) {
+            throw new AssertionError(impl.launcher + " not found on PATH and DASK4J_REQUIRE_MPI=1");
+        }
+        Assumptions.assumeTrue(present, impl.launcher + " not installed");
+    }
+
+    /** Starts {@code ranks} JVMs running {@code main args} in {@code dir}. */
+    static LauncherJob start(Impl impl, int ranks, Path dir, Class<?> main, String... args) throws IOException {
+        List<String> line = new ArrayList<>(List.of(impl.launcher));
+        if (impl == Impl.OPENMPI) {
+            line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
+        }
+        line.addAll(List.of("-np", Integer.toString(ranks), Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
+                "--class-path", System.getProperty("java.class.path"), main.getName()));
+        line.addAll(List.of(args));
+        Path out = dir.resolve("job-output.txt");
+        Process process = new ProcessBuilder(line).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        return new LauncherJob(process, out);
+    }
+
+    /** Waits for the end, killing the process tree after {@code seconds}. */
+    Result await(long seconds) throws IOException, InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            return new Result(-999, "TIMED OUT after " + seconds + " s\n" + output(), millis());
+        }
+        return new Result(process.exitValue(), output(), millis());
+    }
+
+    String output() throws IOException {
+        return Files.readString(output, StandardCharsets.UTF_8);
+    }
+
+    long millis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** Waits until {@code file} exists and contains {@code text}; false if the job ended or time ran out first. */
+    boolean awaitText(Path file, String text, long seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() - deadline < 0) {
+            if (Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).contains(text)) {
+                return true;
+            }
+            if (!process.isAlive()) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    /** The pid a rank wrote in its log header. */
+    static long pidOf(Path log) throws IOException {
+        Matcher m = PID.matcher(Files.readString(log, StandardCharsets.UTF_8));
+        if (!m.find()) {
+            throw new AssertionError("no pid in the header of " + log);
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The pids of the ranks (from their log headers) still alive a few seconds after the job ended. */
+    static List<Long> survivors(Path logs, int ranks) throws IOException, InterruptedException {
+        List<Long> pids = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            pids.add(pidOf(logs.resolve("rank-" + r + ".log")));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        List<Long> alive;
+        do {
+            alive = pids.stream().filter(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)).toList();
+            if (alive.isEmpty()) {
+                return alive;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() - deadline < 0);
+        alive.forEach(p -> ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly));
+        return alive;
+    }
+}

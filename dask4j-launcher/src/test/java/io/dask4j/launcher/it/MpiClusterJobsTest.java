@@ -1,0 +1,138 @@
+package io.dask4j.launcher.it;
+
+import io.dask4j.comm.CommOptions;
+import io.dask4j.launcher.MpiServeMain;
+import io.dask4j.launcher.SchedulerFiles;
+import io.dask4j.launcher.it.LauncherJob.Impl;
+import io.dask4j.launcher.it.LauncherJob.Result;
+import io.dask4j.runtime.client.Client;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Real mpirun jobs, under Open MPI and MPICH, of a user program calling MpiCluster.initialize and of the
+ * {@code dask4j mpi} command: rank roles, exit codes, logs, scheduler file, outside client, no process
+ * left behind. Each job checks several things at once, because every JVM start costs seconds here.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class MpiClusterJobsTest {
+    private static final long JOB_SECONDS = 100;
+
+    @TempDir
+    Path dir;
+
+    /** Open MPI runs initialize() over the mpi protocol, MPICH the execute() form over tcp: both paths covered. */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aUserProgramRunsWithRankRolesAndTheJobExitsZeroLeavingNoProcessAndOneLogPerRank(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        boolean openMpi = impl == Impl.OPENMPI;
+        Result r = LauncherJob.start(impl, 4, dir, RolesMain.class, openMpi ? "ok" : "execute", openMpi ? "mpi" : "tcp", "logs")
+                .await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("RESULT 338350").contains("TASK RANKS [2, 3]");
+        if (openMpi) {
+            assertThat(r.output()).contains("CLIENT rank=1 size=4 roles=[CLIENT] workers=[2, 3] scheduler=[mpi://0]");
+        } else {
+            assertThat(r.output()).contains("EXECUTE RETURNED 338350");
+        }
+        assertThat(r.output()).doesNotContain("WARN").doesNotContain("ERROR");
+        Path logs = dir.resolve("logs");
+        assertThat(logs).isDirectoryContaining("glob:**rank-0.log").isDirectoryContaining("glob:**rank-3.log");
+        try (var files = Files.list(logs)) {
+            assertThat(files.count()).isEqualTo(4);
+        }
+        String[] roles = {"scheduler", "client", "worker (worker-2)", "worker (worker-3)"};
+        for (int rank = 0; rank < 4; rank++) {
+            String log = Files.readString(logs.resolve("rank-" + rank + ".log"), StandardCharsets.UTF_8);
+            assertThat(log.lines().findFirst().orElseThrow()).endsWith("dask4j rank " + rank + " of 4, role " + roles[rank]);
+            assertThat(log).containsPattern("host \\S+, pid \\d+").contains("Java 25")
+                    .contains(openMpi ? "MPI library libmpi.so.40, ABI openmpi" : "MPI library libmpich.so.12, ABI mpich")
+                    .contains("protocol " + (openMpi ? "mpi" : "tcp")).contains("finished (exit code");
+        }
+        assertThat(LauncherJob.survivors(logs, 4)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aClientThatThrowsMakesTheJobExitNonZeroShowingTheErrorOnce(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        Result r = LauncherJob.start(impl, 3, dir, RolesMain.class, "throw", "mpi", "logs").await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isNotIn(0, -999);
+        assertThat(r.output()).contains("RESULT 338350");
+        assertThat(r.count("IllegalStateException: boom from the client program")).as(r.output()).isEqualTo(1);
+        assertThat(Files.readString(dir.resolve("logs/rank-1.log"))).contains("finished (exit code 1)");
+        assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("finished (exit code 0)");
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void tooFewRanksEndEveryRankNonZeroWithOneClearMessage(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        Result r = LauncherJob.start(impl, 2, dir, RolesMain.class, "ok", "mpi", "logs").await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isNotIn(0, -999);
+        assertThat(r.count("too few MPI ranks: this job has 2, the layout needs at least 3")).as(r.output()).isEqualTo(1);
+        assertThat(Files.readString(dir.resolve("logs/rank-1.log"))).contains("exiting with code 2: too few MPI ranks");
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 2)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aKilledWorkerRankEndsTheJobWithinSeconds(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        LauncherJob job = LauncherJob.start(impl, 4, dir, RolesMain.class, "wait", "mpi", "logs");
+        assertThat(job.awaitText(job.output, "WAITING", JOB_SECONDS)).as(job.output()).isTrue();
+        long pid = LauncherJob.pidOf(dir.resolve("logs/rank-3.log"));
+        long killedAt = System.nanoTime();
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+
+        Result r = job.await(60);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedAt);
+        assertThat(r.exitCode()).as(r.output()).isNotIn(0, -999);
+        assertThat(seconds).as("seconds from the kill to the end of the job").isLessThan(30);
+        assertThat(r.output()).containsAnyOf("rank 3", "worker-3", "KILLED", "signal 9");
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 4)).isEmpty();
+    }
+
+    /** dask4j mpi: stale file replaced, an outside TCP client computes on MPI workers, SIGTERM ends it all. */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void anOutsideClientDrivesTheCommandsClusterThroughAFreshSchedulerFile(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        Path file = dir.resolve("scheduler.json");
+        Files.writeString(file, "{\"address\": \"tcp://127.0.0.1:1\", \"addresses\": [\"tcp://127.0.0.1:1\"], \"pid\": 1, \"run_id\": \"stale\"}");
+        LauncherJob job = LauncherJob.start(impl, 3, dir, MpiServeMain.class, "--scheduler-file", file.toString(),
+                "--log-dir", dir.resolve("logs").toString(), "--nthreads", "2");
+        assertThat(job.awaitText(dir.resolve("logs/rank-0.log"), "cluster running", JOB_SECONDS)).as(job.output()).isTrue();
+
+        SchedulerFiles.Content content = SchedulerFiles.read(file, Duration.ofSeconds(5));
+        assertThat(content.runId()).isNotEqualTo("stale");
+        assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("run " + content.runId());
+        assertThat(content.addresses()).anyMatch(a -> a.toString().equals("mpi://0"));
+        try (Client client = Client.connect(content.tcpAddress(), CommOptions.defaults())) {
+            assertThat(OutsideClientMain.compute(client)).isEqualTo("sum=338350 tree=338350 ranks=[1, 2]");
+        }
+        assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("worker mpi://1 registered")
+                .contains("worker mpi://2 registered");
+
+        job.process.destroy();
+        Result r = job.await(30);
+        assertThat(r.exitCode()).as(r.output()).isNotEqualTo(-999);
+        assertThat(file).doesNotExist();
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
+    }
+}

@@ -1,0 +1,222 @@
+package io.dask4j.mpi;
+
+import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.binding.MpiException;
+import io.dask4j.mpi.binding.ThreadLevel;
+import io.dask4j.mpi.comm.MpiTransport;
+import io.dask4j.mpi.engine.EngineOptions;
+import io.dask4j.mpi.engine.ProgressEngine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * MPI in this process: initializes MPI once (thread level SERIALIZED or better: every call goes through
+ * the progress engine's lock), duplicates MPI_COMM_WORLD into the job communicator with errors returned
+ * (never aborting), starts the progress engine and the {@code mpi://} transport, and finalizes at
+ * {@link #close()} or at JVM exit.
+ *
+ * <p>Typical use by a launcher:
+ * <pre>{@code
+ *   MpiRuntime mpi = MpiRuntime.start();          // or MpiRuntime.start(options)
+ *   int rank = mpi.rank(), size = mpi.size();
+ *   Comms.listen(Address.mpi(rank), ...);           // the "mpi" backend uses this runtime
+ *   ...
+ *   mpi.close();                                    // stops the engine, MPI_Finalize (also at exit)
+ * }</pre>
+ *
+ * <p>Thread-safe; one instance per process. Do not call MPI through {@link #mpi()} directly once started,
+ * except inside {@link ProgressEngine#exclusive} (as {@link #barrier()} does).
+ */
+public final class MpiRuntime implements AutoCloseable {
+
+    /** Launcher environment variables that tell how many ranks were started. */
+    static final List<String> LAUNCHER_SIZE_VARIABLES = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS");
+
+    private static MpiRuntime current;
+
+    private final Mpi mpi;
+    private final ThreadLevel threadLevel;
+    private final long comm;
+    private final int rank;
+    private final int size;
+    private final ProgressEngine engine;
+    private final MpiTransport transport;
+    private final Thread shutdownHook;
+    private boolean closed;
+
+    private MpiRuntime(Mpi mpi, ThreadLevel threadLevel, long comm, int rank, int size, EngineOptions options) {
+        this.mpi = mpi;
+        this.threadLevel = threadLevel;
+        this.comm = comm;
+        this.rank = rank;
+        this.size = size;
+        this.transport = new MpiTransport(rank, size);
+        this.engine = new ProgressEngine(mpi, comm, options, transport);
+        this.transport.attach(engine);
+        this.shutdownHook = new Thread(this::finish, "dask4j-mpi-finalize");
+    }
+
+    /** Starts MPI with {@link EngineOptions#defaults()}, or returns the running instance. */
+    public static MpiRuntime start() {
+        return start(EngineOptions.defaults());
+    }
+
+    /**
+     * Initializes MPI and starts the engine, or returns the running instance (whose options win).
+     *
+     * @throws MpiException when no MPI library loads, MPI_Init fails, the thread level is too low, or the
+     *     library is not the launcher's (a world of 1 rank when the launcher started more)
+     */
+    public static synchronized MpiRuntime start(EngineOptions options) {
+        if (current != null && !current.closed) {
+            return current;
+        }
+        if (current != null) {
+            throw new MpiException("MPI was finalized in this process; it cannot be started again");
+        }
+        Mpi mpi = Mpi.load();
+        ThreadLevel level = mpi.initialized() ? mpi.queryThread() : mpi.initThread(ThreadLevel.SERIALIZED);
+        if (level.compareTo(ThreadLevel.SERIALIZED) < 0) {
+            throw new MpiException(mpi.library().name() + " provides only MPI_THREAD_" + level
+                    + "; dask4j needs MPI_THREAD_SERIALIZED or better");
+        }
+        long world = mpi.abi().commWorld();
+        mpi.setErrorsReturn(world);
+        int worldSize = mpi.commSize(world);
+        checkLauncher(mpi, worldSize, System.getenv());
+        long comm = mpi.commDup(world);
+        mpi.setErrorsReturn(comm);
+        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, mpi.commRank(comm), worldSize, options);
+        runtime.engine.start();
+        Runtime.getRuntime().addShutdownHook(runtime.shutdownHook);
+        current = runtime;
+        return runtime;
+    }
+
+    /** The running instance, or null if MPI has not been started in this process. */
+    public static synchronized MpiRuntime current() {
+        return current != null && !current.closed ? current : null;
+    }
+
+    /** Fails when the world has 1 rank but the launcher's environment says it started more. */
+    static void checkLauncher(Mpi mpi, int worldSize, Map<String, String> env) {
+        if (worldSize != 1) {
+            return;
+        }
+        for (String variable : LAUNCHER_SIZE_VARIABLES) {
+            String value = env.get(variable);
+            if (value != null && value.strip().matches("\\d+") && Integer.parseInt(value.strip()) > 1) {
+                throw new MpiException("MPI world has 1 rank but the launcher started " + value.strip() + " ("
+                        + variable + "): dask4j loaded " + mpi.library().name() + " (" + mpi.abi().family()
+                        + "), a different MPI than the launcher's. Start the job with the mpirun of that MPI, or "
+                        + "name the launcher's library with DASK4J_MPI_LIB (e.g. libmpi.so.40 for Open MPI, "
+                        + "libmpich.so.12 for MPICH).");
+            }
+        }
+    }
+
+    public Mpi mpi() {
+        return mpi;
+    }
+
+    public ThreadLevel threadLevel() {
+        return threadLevel;
+    }
+
+    /** The job communicator handle (a dup of MPI_COMM_WORLD). */
+    public long comm() {
+        return comm;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public ProgressEngine engine() {
+        return engine;
+    }
+
+    public MpiTransport transport() {
+        return transport;
+    }
+
+    /**
+     * A barrier over the job communicator (MPI_Ibarrier completed through the engine, so that comms keep
+     * being served while this rank waits for the others). Any thread; bounded by {@code timeout}.
+     *
+     * @throws MpiException if it fails or the other ranks do not arrive in time
+     */
+    public void barrier(Duration timeout) {
+        AtomicInteger result = new AtomicInteger(Integer.MIN_VALUE);
+        Thread caller = Thread.currentThread();
+        engine.submit(e -> {
+            int rc = e.track(slot -> mpi.ibarrier(comm, slot), code -> {
+                result.set(code);
+                LockSupport.unpark(caller);
+            });
+            if (rc != Mpi.SUCCESS) {
+                result.set(rc);
+                LockSupport.unpark(caller);
+            }
+        });
+        if (!engine.await(() -> result.get() != Integer.MIN_VALUE, timeout.toNanos())) {
+            throw new MpiException("barrier: the other ranks did not arrive within " + timeout);
+        }
+        if (result.get() != Mpi.SUCCESS) {
+            throw new MpiException(result.get(), "MPI_Ibarrier failed: " + mpi.errorString(result.get()));
+        }
+    }
+
+    /** {@link #barrier(Duration)} waiting up to 10 minutes. */
+    public void barrier() {
+        barrier(Duration.ofMinutes(10));
+    }
+
+    /** Kills the whole job (MPI_Abort) when it cannot go on. */
+    public void abortJob(int errorCode) {
+        mpi.abort(comm, errorCode);
+    }
+
+    /**
+     * Aborts every mpi comm of this process, stops the engine and calls MPI_Finalize (which waits for the
+     * other ranks to finalize too; bounded to 30 s). Idempotent; also run at JVM exit.
+     */
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // called from the hook itself or during exit: nothing to remove
+        }
+        finish();
+    }
+
+    private void finish() {
+        synchronized (MpiRuntime.class) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        transport.shutdown("MPI is shutting down");
+        engine.close();
+        Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> {
+            if (!mpi.finalized()) {
+                mpi.finalizeMpi();
+            }
+        });
+        try {
+            finalizer.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

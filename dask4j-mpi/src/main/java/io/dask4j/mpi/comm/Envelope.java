@@ -1,0 +1,92 @@
+package io.dask4j.mpi.comm;
+
+import io.dask4j.comm.ProtocolException;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The fixed 16-byte control prefix of every envelope message of the mpi backend.
+ *
+ * <pre>
+ *   0  'M'      magic
+ *   1  kind     CONNECT, ACCEPT, REJECT, DATA, CLOSE, ABORT
+ *   2  flags    bit 0 INLINE: the frames follow the header inside this message
+ *   3  0        reserved
+ *   4  dst      the receiver's comm id (for CONNECT: the listener port)
+ *   8  src      the sender's comm id
+ *   12 aux      unused, 0
+ *   16 ...      DATA only: the message header in {@link io.dask4j.comm.wire.WireCodec}'s format,
+ *               then with INLINE the frames' bytes back to back
+ * </pre>
+ *
+ * Little-endian; stateless helpers, thread-safe.
+ */
+final class Envelope {
+
+    static final int BYTES = 16;
+    static final byte MAGIC = 'M';
+    static final byte CONNECT = 1;
+    static final byte ACCEPT = 2;
+    static final byte REJECT = 3;
+    static final byte DATA = 4;
+    static final byte CLOSE = 5;
+    static final byte ABORT = 6;
+    static final byte FLAG_INLINE = 1;
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private Envelope() {
+    }
+
+    static void write(MemorySegment out, byte kind, int dst, int src) {
+        write(out, kind, (byte) 0, dst, src);
+    }
+
+    static void write(MemorySegment out, byte kind, byte flags, int dst, int src) {
+        out.set(ValueLayout.JAVA_BYTE, 0, MAGIC);
+        out.set(ValueLayout.JAVA_BYTE, 1, kind);
+        out.set(ValueLayout.JAVA_BYTE, 2, flags);
+        out.set(ValueLayout.JAVA_BYTE, 3, (byte) 0);
+        out.set(INT, 4, dst);
+        out.set(INT, 8, src);
+        out.set(INT, 12, 0);
+    }
+
+    /** The kind of a received envelope, after checking its size and magic. */
+    static byte kind(MemorySegment in) {
+        if (in.byteSize() < BYTES || in.get(ValueLayout.JAVA_BYTE, 0) != MAGIC) {
+            throw new ProtocolException("not an mpi backend envelope (" + in.byteSize() + " bytes)");
+        }
+        byte kind = in.get(ValueLayout.JAVA_BYTE, 1);
+        if (kind < CONNECT || kind > ABORT) {
+            throw new ProtocolException("unknown mpi envelope kind " + kind);
+        }
+        return kind;
+    }
+
+    static boolean inline(MemorySegment in) {
+        return (in.get(ValueLayout.JAVA_BYTE, 2) & FLAG_INLINE) != 0;
+    }
+
+    static int dst(MemorySegment in) {
+        return in.get(INT, 4);
+    }
+
+    static int src(MemorySegment in) {
+        return in.get(INT, 8);
+    }
+
+    static String kindName(byte kind) {
+        return switch (kind) {
+            case CONNECT -> "CONNECT";
+            case ACCEPT -> "ACCEPT";
+            case REJECT -> "REJECT";
+            case DATA -> "DATA";
+            case CLOSE -> "CLOSE";
+            case ABORT -> "ABORT";
+            default -> "kind " + kind;
+        };
+    }
+}

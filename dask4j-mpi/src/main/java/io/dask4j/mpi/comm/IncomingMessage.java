@@ -1,0 +1,74 @@
+package io.dask4j.mpi.comm;
+
+import io.dask4j.comm.Frame;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.wire.MessageHeader;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A message whose envelope has been matched and whose frames are arriving. It sits in its comm's inbox
+ * from the moment the envelope is matched, so that messages are read in the order they were sent even
+ * when a later small message completes before an earlier large one.
+ *
+ * <p>Mutated only on the thread driving the engine; {@link #isComplete} publishes it to the reader.
+ */
+final class IncomingMessage {
+
+    private final MessageHeader header;
+    private final MemorySegment[] frames;
+    private int pendingReceives;
+    private boolean allMatched;
+    private volatile boolean complete;
+
+    IncomingMessage(MessageHeader header, MemorySegment[] frames) {
+        this.header = header;
+        this.frames = frames;
+    }
+
+    MessageHeader header() {
+        return header;
+    }
+
+    MemorySegment frame(int index) {
+        return frames[index];
+    }
+
+    void receivePosted() {
+        pendingReceives++;
+    }
+
+    /** Returns true when this completion made the message complete. */
+    boolean receiveDone() {
+        pendingReceives--;
+        return checkComplete();
+    }
+
+    /** Every chunk has been matched (some may still be arriving); returns true if now complete. */
+    boolean matchedAll() {
+        allMatched = true;
+        return checkComplete();
+    }
+
+    boolean isComplete() {
+        return complete;
+    }
+
+    Message toMessage() {
+        List<Frame> list = new ArrayList<>(frames.length);
+        for (MemorySegment f : frames) {
+            list.add(new Frame(f));
+        }
+        return header.toMessage(list);
+    }
+
+    private boolean checkComplete() {
+        if (allMatched && pendingReceives == 0 && !complete) {
+            complete = true;
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,267 @@
+package io.dask4j.mpi.comm;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.ProtocolException;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A raw comm of the mpi backend: one end of a connection between two ranks, told apart from every other
+ * connection between them by a pair of comm ids (see {@link MpiTransport}).
+ *
+ * <p><b>Threads.</b> One reader and one writer at a time, as {@link Comm} says; {@link #close}, {@link
+ * #abort} and {@link #isClosed} from any thread. The {@code on*} methods run on the thread driving the
+ * progress engine. A platform thread blocked in {@link #read} drives MPI progress itself for a while
+ * (caller-runs); a virtual thread parks until the engine wakes it.
+ */
+final class MpiComm implements Comm {
+
+    static final int CONNECTING = 0;
+    static final int OPEN = 1;
+    static final int PEER_CLOSED = 2;
+    static final int CLOSED = 3;
+    static final int REJECTED = 4;
+
+    private static final long CLOSE_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long WAIT_SLICE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final MpiTransport transport;
+    private final int id;
+    private final int peerRank;
+    private final CommOptions options;
+    private final Address localAddress;
+    private final Address peerAddress;
+    private final ConcurrentLinkedQueue<IncomingMessage> inbox = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger unsentMessages = new AtomicInteger();
+    private final Object writeLock = new Object();
+    private volatile int peerId;
+    private volatile int state;
+    private volatile String closeReason = "comm closed";
+    private volatile Thread reader;
+    private volatile Thread waiter;
+
+    MpiComm(MpiTransport transport, int id, int peerRank, int peerId, int state, CommOptions options,
+            Address localAddress, Address peerAddress) {
+        this.transport = transport;
+        this.id = id;
+        this.peerRank = peerRank;
+        this.peerId = peerId;
+        this.state = state;
+        this.options = options;
+        this.localAddress = localAddress;
+        this.peerAddress = peerAddress;
+    }
+
+    int id() {
+        return id;
+    }
+
+    int peerRank() {
+        return peerRank;
+    }
+
+    int peerId() {
+        return peerId;
+    }
+
+    int state() {
+        return state;
+    }
+
+    CommOptions options() {
+        return options;
+    }
+
+    @Override
+    public Message read() {
+        Thread me = Thread.currentThread();
+        while (true) {
+            IncomingMessage head = inbox.peek();
+            int s = state;
+            if (s == CLOSED) {
+                throw closed();
+            }
+            if (head != null && head.isComplete()) {
+                inbox.poll();
+                try {
+                    return head.toMessage();
+                } catch (ProtocolException e) {
+                    abort();
+                    throw e;
+                }
+            }
+            if (head == null && s == PEER_CLOSED) {
+                throw closed();
+            }
+            reader = me;
+            transport.engine().await(this::readable, WAIT_SLICE_NANOS);
+            reader = null;
+        }
+    }
+
+    private boolean readable() {
+        IncomingMessage head = inbox.peek();
+        int s = state;
+        return s == CLOSED || (head != null && head.isComplete()) || (head == null && s == PEER_CLOSED);
+    }
+
+    @Override
+    public void write(Message message) {
+        if (state != OPEN) {
+            throw closed();
+        }
+        OutgoingMessage out;
+        boolean zeroCopy;
+        synchronized (writeLock) {
+            MpiTransport.Prepared prepared = transport.prepare(this, message);
+            out = prepared.message();
+            zeroCopy = prepared.zeroCopy();
+        }
+        unsentMessages.incrementAndGet();
+        if (zeroCopy) {
+            out.waitingThread(Thread.currentThread());
+        }
+        transport.engine().submit(out);
+        if (zeroCopy) {
+            // MPI reads the caller's memory: we may return only once it is done with it.
+            while (!transport.engine().await(out::isDone, WAIT_SLICE_NANOS)) {
+                if (transport.engine().failure() != null) {
+                    throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
+                }
+            }
+            if (out.error() != 0) {
+                throw closed();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        int s = state;
+        if (s == CLOSED || s == REJECTED) {
+            return;
+        }
+        if (s == OPEN || s == PEER_CLOSED) {
+            waiter = Thread.currentThread();
+            unsentMessages.incrementAndGet();
+            transport.engine().submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
+            transport.engine().await(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
+            waiter = null;
+        }
+        markClosed("comm closed locally");
+    }
+
+    @Override
+    public void abort() {
+        int s = state;
+        if (s == CLOSED || s == REJECTED) {
+            return;
+        }
+        if (s == OPEN || s == PEER_CLOSED) {
+            transport.engine().submit(transport.control(null, peerRank, Envelope.ABORT, peerId, id));
+        }
+        markClosed("comm aborted locally");
+    }
+
+    @Override
+    public boolean isClosed() {
+        int s = state;
+        return s == CLOSED || s == PEER_CLOSED || s == REJECTED;
+    }
+
+    @Override
+    public Address localAddress() {
+        return localAddress;
+    }
+
+    @Override
+    public Address peerAddress() {
+        return peerAddress;
+    }
+
+    @Override
+    public String toString() {
+        return "MpiComm[" + localAddress + "#" + id + " <-> " + peerAddress + "#" + peerId + "]";
+    }
+
+    // ---- engine side ----
+
+    /** Waits for the connect handshake of the transport; true if accepted. Caller's thread. */
+    boolean awaitAccepted(long timeoutNanos) {
+        waiter = Thread.currentThread();
+        transport.engine().await(() -> state != CONNECTING, timeoutNanos);
+        waiter = null;
+        return state == OPEN;
+    }
+
+    void onAccepted(int remoteId) {
+        peerId = remoteId;
+        state = OPEN;
+        wake(waiter);
+    }
+
+    void onRejected() {
+        state = REJECTED;
+        wake(waiter);
+    }
+
+    void enqueue(IncomingMessage message) {
+        inbox.add(message);
+        if (message.isComplete()) {
+            wake(reader);
+        }
+    }
+
+    void onMessageComplete() {
+        wake(reader);
+    }
+
+    void onPeerClosed() {
+        if (state == OPEN) {
+            state = PEER_CLOSED;
+            closeReason = "peer " + peerAddress + " closed the comm";
+        }
+        wake(reader);
+    }
+
+    void onPeerAborted(String reason) {
+        markClosed(reason);
+    }
+
+    void onSendDone(OutgoingMessage message) {
+        if (unsentMessages.decrementAndGet() == 0) {
+            wake(waiter);
+        }
+    }
+
+    void onSendFailed(String reason) {
+        markClosed("send to " + peerAddress + " failed: " + reason);
+    }
+
+    void markClosed(String reason) {
+        if (state != CLOSED) {
+            closeReason = reason;
+            state = CLOSED;
+        }
+        transport.forget(this);
+        wake(reader);
+        wake(waiter);
+    }
+
+    private CommClosedException closed() {
+        return new CommClosedException(closeReason + " (" + this + ")");
+    }
+
+    private static void wake(Thread thread) {
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.dask4j.mpi.engine;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where the engine hands every message it matched with {@code MPI_Improbe(ANY_SOURCE, ANY_TAG)}. Called
+ * on the thread driving the engine, under its lock, in the order MPI matched the messages (which, per
+ * source, is the order they were sent). Implementations must be quick and must not block.
+ */
+public interface InboundRouter {
+
+    /**
+     * A small message already received into the engine's scratch buffer; {@code data} is only valid
+     * during the call (copy what you keep).
+     */
+    void onEager(int source, int tag, MemorySegment data);
+
+    /**
+     * A larger message was matched: return the native segment of exactly {@code bytes} bytes to receive it
+     * into and the completion to call when it has arrived, or {@code null} to drop the message.
+     */
+    Target onLarge(int source, int tag, long bytes);
+
+    /** The engine broke (an MPI call failed); everything waiting must fail with {@code cause}. */
+    void onEngineFailure(RuntimeException cause);
+
+    /**
+     * Where a large message goes. {@code blocking} asks for a blocking {@code MPI_Mrecv} now (the router
+     * must see the content before it can route the next message from that source, or the buffer is a heap
+     * array, which only a blocking call may fill); otherwise the message is received with {@code
+     * MPI_Imrecv} into the native buffer and {@code completion} runs when it has arrived.
+     */
+    record Target(MemorySegment buffer, Completion completion, boolean blocking) {
+    }
+}

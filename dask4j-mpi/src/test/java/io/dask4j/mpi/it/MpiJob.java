@@ -1,0 +1,111 @@
+package io.dask4j.mpi.it;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts a real {@code mpirun -np N java ... MainClass} job of the test class path under Open MPI or MPICH,
+ * waits for it with a timeout (killing the whole job when it expires) and returns its exit code and output.
+ * A launcher that is not installed skips the test, unless {@code DASK4J_REQUIRE_MPI=1} (env or system
+ * property) makes it a failure.
+ */
+public final class MpiJob {
+
+    /** The two MPI implementations and their launchers. */
+    public enum Impl {
+        OPENMPI("mpirun.openmpi", "libmpi.so.40"), MPICH("mpirun.mpich", "libmpich.so.12");
+
+        final String launcher;
+        final String library;
+
+        Impl(String launcher, String library) {
+            this.launcher = launcher;
+            this.library = library;
+        }
+    }
+
+    /** What a finished job printed and returned. */
+    public record Result(int exitCode, String output) {
+    }
+
+    private MpiJob() {
+    }
+
+    /** Skips (or fails under DASK4J_REQUIRE_MPI=1) when {@code impl}'s launcher is missing. */
+    public static void assumeInstalled(Impl impl) {
+        boolean present = launcherPath(impl) != null;
+        if (!present && required()) {
+            throw new AssertionError(impl.launcher + " not found on PATH and DASK4J_REQUIRE_MPI=1");
+        }
+        Assumptions.assumeTrue(present, impl.launcher + " not installed");
+    }
+
+    static boolean required() {
+        return "1".equals(System.getenv("DASK4J_REQUIRE_MPI")) || "1".equals(System.getProperty("DASK4J_REQUIRE_MPI"));
+    }
+
+    public static Result run(Impl impl, int ranks, Map<String, String> env, long timeoutSeconds, Class<?> main,
+                             String... args) throws IOException, InterruptedException {
+        return runWith(impl, ranks, env, timeoutSeconds, javaCommand(main, args));
+    }
+
+    /** The java command line of a rank: this JVM's java, the test class path, native access, quick start-up. */
+    public static List<String> javaCommand(Class<?> main, String... args) {
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
+                "--class-path", System.getProperty("java.class.path"), main.getName()));
+        java.addAll(List.of(args));
+        return java;
+    }
+
+    public static Result runWith(Impl impl, int ranks, Map<String, String> env, long timeoutSeconds, List<String> command)
+            throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>();
+        line.add(impl.launcher);
+        if (impl == Impl.OPENMPI) {
+            line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
+        }
+        line.addAll(List.of("-np", Integer.toString(ranks)));
+        line.addAll(command);
+        return runProcess(line, env, timeoutSeconds);
+    }
+
+    /** Runs any command (e.g. a rank without a launcher) with the same timeout and capture. */
+    public static Result runProcess(List<String> line, Map<String, String> env, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Path out = Files.createTempFile("dask4j-mpi-job", ".log");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(out.toFile());
+            pb.environment().putAll(env);
+            Process process = pb.start();
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                return new Result(-999, "TIMED OUT after " + timeoutSeconds + " s\n" + Files.readString(out, StandardCharsets.UTF_8));
+            }
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    private static Path launcherPath(Impl impl) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, impl.launcher);
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,435 @@
+package io.dask4j.runtime.client;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommException;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Comms;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.runtime.cluster.LocalCluster;
+import io.dask4j.runtime.protocol.BatchedSend;
+import io.dask4j.runtime.protocol.Batches;
+import io.dask4j.runtime.protocol.ConnectionPool;
+import io.dask4j.runtime.protocol.Ops;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The user's entry point to a dask4j cluster, in the style of Dask's futures API.
+ *
+ * <pre>{@code
+ * try (Client client = Client.local(2, 1)) {                      // or Client.connect("tcp://host:8786")
+ *     DaskFuture<Integer> a = client.submit((Integer x) -> x + 1, 41);
+ *     DaskFuture<Integer> b = client.submit((Integer x, Integer y) -> x * y, a, 2);   // futures as arguments
+ *     System.out.println(b.result());                                               // 84
+ *     List<DaskFuture<Integer>> squares = client.map(x -> x * x, List.of(1, 2, 3));
+ *     System.out.println(client.gather(squares));                                   // [1, 4, 9]
+ * }
+ * }</pre>
+ *
+ * <p>Arguments may be plain values, {@link DaskFuture}s, or lists/maps/arrays containing futures: the
+ * worker running the task receives the values, moved from worker to worker, never through this client.
+ * Lambdas with one or two arguments are typed by their parameters ({@code (Integer x) -> x + 1}) when an
+ * argument is a future.
+ *
+ * <p>Thread-safe: any thread may submit, gather and release. One virtual thread reads the scheduler's
+ * stream; results are fetched from workers on the calling thread (or virtual threads for several workers).
+ */
+public final class Client implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Client.class);
+
+    private final Comm comm;
+    private final BatchedSend out;
+    private final String id;
+    private final String token = UUID.randomUUID().toString().substring(0, 8);
+    private final AtomicLong counter = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    private final KeyTable keys = new KeyTable();
+    private final Map<Long, CompletableFuture<Message>> pending = new ConcurrentHashMap<>();
+    private final GraphEncoder.FunctionTable functions = new GraphEncoder.FunctionTable();
+    private final ConnectionPool pool;
+    private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+    private final Gatherer gatherer;
+    private final Thread reader;
+    private volatile AutoCloseable owned;
+    private volatile boolean closed;
+    private volatile Message lastError;
+
+    private Client(Comm comm, CommOptions options) {
+        this.comm = comm;
+        comm.write(Message.of(Ops.REGISTER_CLIENT, Map.of("pid", ProcessHandle.current().pid())));
+        Message reply = comm.read();
+        if (!reply.op().equals(Ops.REGISTERED)) {
+            comm.abort();
+            throw new ProtocolException("scheduler refused the client: " + reply.fields());
+        }
+        this.id = reply.getString("id");
+        this.out = BatchedSend.of(comm, e -> LOG.warn("client stream to the scheduler failed", e));
+        this.out.addSource(keys.releases);
+        this.pool = new ConnectionPool(options, 4);
+        this.gatherer = new Gatherer(pool, background);
+        this.reader = Thread.ofVirtual().name("client-stream " + id).start(this::readStream);
+    }
+
+    /** Connects to a scheduler at {@code address} ({@code tcp://host:port}, {@code inproc://name}, ...). */
+    public static Client connect(String address) {
+        return connect(Address.parse(address), CommOptions.defaults());
+    }
+
+    public static Client connect(Address address, CommOptions options) {
+        CommOptions named = options.withIdentity("client");
+        return new Client(Comms.connect(address, named), named);
+    }
+
+    /** Starts an in-process cluster with one single-threaded worker per core; closing the client stops it. */
+    public static Client local() {
+        return local(Runtime.getRuntime().availableProcessors(), 1);
+    }
+
+    /** Starts an in-process cluster of {@code workers} x {@code threads} (inproc comms); closing the client stops it. */
+    public static Client local(int workers, int threads) {
+        LocalCluster cluster = LocalCluster.builder().workers(workers).threadsPerWorker(threads).start();
+        try {
+            Client c = cluster.client();
+            c.owned = cluster;
+            return c;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** The id the scheduler gave this client. */
+    public String id() {
+        return id;
+    }
+
+    // ---- submitting ---------------------------------------------------------------------------
+
+    public <R> DaskFuture<R> submit(SerializableSupplier<R> fn) {
+        return submitOne("supplier", fn, new Adapters.OfSupplier<>(fn), new Object[0]);
+    }
+
+    /** {@code arg} may be a value, a {@link DaskFuture}, or a collection holding futures. */
+    @SuppressWarnings("overloads")
+    public <T, R> DaskFuture<R> submit(SerializableFunction<T, R> fn, Object arg) {
+        return submitOne("function", fn, new Adapters.OfFunction<>(fn), new Object[]{arg});
+    }
+
+    public <T, U, R> DaskFuture<R> submit(SerializableBiFunction<T, U, R> fn, Object a, Object b) {
+        return submitOne("bifunction", fn, new Adapters.OfBiFunction<>(fn), new Object[]{a, b});
+    }
+
+    /** The general form: any number of arguments. */
+    @SuppressWarnings("overloads")
+    public <R> DaskFuture<R> submit(TaskFunction<R> fn, Object... args) {
+        return submitOne("task", fn, fn, args.clone());
+    }
+
+    private <R> DaskFuture<R> submitOne(String prefix, Object identity, TaskFunction<R> fn, Object[] args) {
+        String key = newKey(prefix);
+        GraphEncoder enc = new GraphEncoder(functions, Set.of(key), false);
+        enc.add(key, identity, fn, args);
+        DaskFuture<R> f = futureFor(key);
+        enc.finish().forEach(this::send);
+        return f;
+    }
+
+    /** One task per item, submitted together; the futures are in the items' order. */
+    public <T, R> List<DaskFuture<R>> map(SerializableFunction<T, R> fn, Iterable<? extends T> items) {
+        Adapters.OfFunction<T, R> task = new Adapters.OfFunction<>(fn);
+        List<String> keys = new ArrayList<>();
+        for (T ignored : items) {
+            keys.add(newKey("map"));
+        }
+        GraphEncoder enc = new GraphEncoder(functions, new HashSet<>(keys), true);
+        List<DaskFuture<R>> futures = new ArrayList<>(keys.size());
+        int i = 0;
+        for (T item : items) {
+            String key = keys.get(i++);
+            enc.add(key, fn, task, new Object[]{item});
+            futures.add(futureFor(key));
+        }
+        enc.finish().forEach(this::send);
+        return futures;
+    }
+
+    /** Submits a graph and keeps the results of {@code outputs} (all keys if none) on the workers. */
+    public Map<String, DaskFuture<Object>> persist(TaskGraph graph, String... outputs) {
+        List<String> wanted = outputs.length == 0 ? new ArrayList<>(graph.keys()) : List.of(outputs);
+        for (String k : wanted) {
+            if (!graph.keys().contains(k)) {
+                throw new IllegalArgumentException("output " + k + " is not a key of the graph");
+            }
+        }
+        GraphEncoder enc = new GraphEncoder(functions, new HashSet<>(wanted), false);
+        for (TaskGraph.Node n : graph.inPriorityOrder(wanted)) {
+            enc.add(n.key(), Adapters.identity(n.fn()), n.fn(), n.args());
+        }
+        Map<String, DaskFuture<Object>> result = new LinkedHashMap<>();
+        for (String k : wanted) {
+            result.put(k, futureFor(k));
+        }
+        enc.finish().forEach(this::send);
+        return result;
+    }
+
+    /** Submits a graph, brings the values of {@code outputs} back, and releases them on the cluster. */
+    public Map<String, Object> compute(TaskGraph graph, String... outputs) {
+        Map<String, DaskFuture<Object>> futures = persist(graph, outputs);
+        try {
+            List<Object> values = gather(new ArrayList<>(futures.values()));
+            Map<String, Object> out = new LinkedHashMap<>();
+            int i = 0;
+            for (String k : futures.keySet()) {
+                out.put(k, values.get(i++));
+            }
+            return out;
+        } finally {
+            futures.values().forEach(DaskFuture::release);
+        }
+    }
+
+    // ---- data --------------------------------------------------------------------------------
+
+    /** Places {@code data} on the workers (spread round-robin) and returns a future per item. */
+    public <T> List<DaskFuture<T>> scatter(List<T> data) {
+        Message workers = request(Message.of(Ops.GET_WORKERS, Map.of("req", requests.incrementAndGet())));
+        List<Object> ids = workers.getList("ids");
+        List<Object> addrs = workers.getList("addresses");
+        if (ids.isEmpty()) {
+            throw new IllegalStateException("no workers to scatter to");
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < data.size(); i++) {
+            keys.add(newKey("scatter"));
+        }
+        List<DaskFuture<T>> futures = new ArrayList<>();
+        for (String k : keys) {
+            futures.add(futureFor(k));
+        }
+        gatherer.scatter(keys, data, ids, addrs, this::send);
+        return futures;
+    }
+
+    public <T> DaskFuture<T> scatter(T value) {
+        return scatter(List.of(value)).getFirst();
+    }
+
+    /** The values of {@code futures}, in order; the first remote failure is raised as {@link RemoteTaskException}. */
+    public <T> List<T> gather(Collection<? extends DaskFuture<? extends T>> futures) {
+        try {
+            return gather(futures, Duration.ofDays(365));
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    public <T> List<T> gather(Collection<? extends DaskFuture<? extends T>> futures, Duration timeout) throws TimeoutException {
+        List<FutureState> list = new ArrayList<>(futures.size());
+        for (DaskFuture<? extends T> f : futures) {
+            list.add(f.state);
+        }
+        return (List<T>) gatherer.gather(list, System.nanoTime() + timeout.toNanos());
+    }
+
+    Object resultOf(FutureState s, long deadlineNs) throws TimeoutException {
+        return gatherer.gather(List.of(s), deadlineNs).getFirst();
+    }
+
+    void awaitDone(FutureState s, long deadlineNs) throws TimeoutException {
+        Gatherer.awaitDone(s, deadlineNs);
+    }
+
+    // ---- waiting -----------------------------------------------------------------------------
+
+    /** Waits until every future is done (finished, erred or cancelled). */
+    public void waitAll(Collection<? extends DaskFuture<?>> futures, Duration timeout) throws TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (DaskFuture<?> f : futures) {
+            Gatherer.awaitDone(f.state, deadline);
+        }
+    }
+
+    /** Waits until at least one future is done and returns it. */
+    public <T> DaskFuture<T> waitAny(Collection<DaskFuture<T>> futures, Duration timeout) throws TimeoutException {
+        CompletableFuture<DaskFuture<T>> first = new CompletableFuture<>();
+        for (DaskFuture<T> f : futures) {
+            f.state.done().thenRun(() -> first.complete(f));
+        }
+        try {
+            return first.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Iterates over {@code futures} in the order they complete; {@code next()} blocks until one does. */
+    public <T> Iterable<DaskFuture<T>> asCompleted(Collection<DaskFuture<T>> futures) {
+        return new AsCompleted<>(futures);
+    }
+
+    /** Draws a console progress bar on {@code System.err} until every future is done. */
+    public void progress(Collection<? extends DaskFuture<?>> futures) {
+        progress(futures, System.err);
+    }
+
+    public void progress(Collection<? extends DaskFuture<?>> futures, PrintStream to) {
+        new ProgressBar(to).show(futures);
+    }
+
+    // ---- lifecycle of keys ---------------------------------------------------------------------
+
+    private String newKey(String prefix) {
+        return prefix + "-" + token + "-" + counter.incrementAndGet();
+    }
+
+    private <T> DaskFuture<T> futureFor(String key) {
+        return new DaskFuture<>(this, keys.acquire(key));
+    }
+
+    void decref(FutureState s) {
+        if (keys.release(s, !closed)) {
+            out.poke();
+        }
+    }
+
+    void cancel(FutureState s) {
+        if (keys.remove(s) && !closed) {
+            send(Message.of(Ops.RELEASE_KEYS, Map.of("keys", List.of(s.key))));
+        }
+        s.cancelled();
+    }
+
+    /** Number of keys this client currently holds futures for. */
+    public int heldKeys() {
+        return keys.size();
+    }
+
+    java.util.concurrent.Executor background() {
+        return background;
+    }
+
+    private synchronized void send(Message m) {
+        if (closed) {
+            throw new IllegalStateException("client " + id + " is closed");
+        }
+        Message released = keys.releases.take();
+        if (released != null) {
+            out.send(released);
+        }
+        out.send(m);
+    }
+
+    private Message request(Message m) {
+        CompletableFuture<Message> reply = new CompletableFuture<>();
+        pending.put(m.getLong("req"), reply);
+        send(m);
+        try {
+            return reply.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("scheduler did not answer " + m.op(), e);
+        } finally {
+            pending.remove(m.getLong("req"));
+        }
+    }
+
+    /** The last error message the scheduler sent this client (for diagnostics), or null. */
+    public Message lastError() {
+        return lastError;
+    }
+
+    private void readStream() {
+        try {
+            while (!closed) {
+                for (Message m : Batches.unpack(comm.read())) {
+                    onMessage(m);
+                }
+            }
+        } catch (CommException e) {
+            if (!closed) {
+                LOG.warn("client {} lost the scheduler: {}", id, e.getMessage());
+            }
+        } finally {
+            keys.failPending(closed ? "client " + id + " was closed" : "client " + id + " lost its connection to the scheduler");
+        }
+    }
+
+    private void onMessage(Message m) {
+        if (keys.onMessage(m)) {
+            return;
+        }
+        switch (m.op()) {
+            case Ops.WORKERS -> {
+                CompletableFuture<Message> r = pending.get(m.getLong("req"));
+                if (r != null) {
+                    r.complete(m);
+                }
+            }
+            case Ops.ERROR -> {
+                lastError = m;
+                LOG.warn("scheduler reports an error to client {}: {}", id, m.fields());
+            }
+            default -> LOG.warn("client {} ignores unknown op '{}'", id, m.op());
+        }
+    }
+
+    /** Drops the connection without a goodbye, as a crashed client would (for tests of the scheduler). */
+    void abortConnection() {
+        closed = true;
+        out.abort();
+        keys.failPending("client " + id + " was aborted");
+        pool.close();
+        background.shutdownNow();
+    }
+
+    /** Releases every key this client holds, closes the connection (and the cluster it started, if any). */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            out.send(Message.of(Ops.CLOSE_CLIENT));
+        } finally {
+            closed = true;
+        }
+        out.close(2000);
+        pool.close();
+        background.shutdownNow();
+        reader.interrupt();
+        keys.failPending("client " + id + " was closed");
+        AutoCloseable cluster = owned;
+        if (cluster != null) {
+            try {
+                cluster.close();
+            } catch (Exception e) {
+                LOG.warn("closing the local cluster failed", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.dask4j.runtime.client;
+
+import io.dask4j.comm.Message;
+import io.dask4j.runtime.protocol.Codec;
+import io.dask4j.runtime.protocol.Ops;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Builds {@code update-graph} messages: per task its key, function id, serialized arguments (futures
+ * replaced by {@link KeyRef}s) and dependencies, in priority order. Functions travel once per client
+ * (content-addressed by a hash of their bytes); the scheduler forwards them once per worker, so a map
+ * over 100,000 items ships its lambda once. Used by one thread at a time.
+ */
+final class GraphEncoder {
+    static final int MAX_TASKS_PER_MESSAGE = 10_000;
+
+    private final FunctionTable functions;
+    private final List<Object> keys = new ArrayList<>();
+    private final List<Object> fns = new ArrayList<>();
+    /** Function ids are dictionary-encoded: a map repeats one id for every task. */
+    private final Map<String, Long> fnIndex = new HashMap<>();
+    private final List<Object> fnDict = new ArrayList<>();
+    private final List<Object> args = new ArrayList<>();
+    private final List<Object> deps = new ArrayList<>();
+    private final Map<String, Object> newFunctions = new HashMap<>();
+    private final List<Message> out = new ArrayList<>();
+
+    /** Serialized functions by identity; shared by one client's encoders. */
+    static final class FunctionTable {
+        private final Map<Object, String> ids = new java.util.WeakHashMap<>();
+        private final Set<String> sent = new java.util.HashSet<>();
+
+        synchronized String idOf(Object identity, TaskFunction<?> fn, Map<String, Object> newFunctions) {
+            String id = ids.get(identity);
+            if (id == null) {
+                byte[] bytes = Codec.toBytes(fn);
+                id = hash(bytes);
+                ids.put(identity, id);
+                if (sent.add(id)) {
+                    newFunctions.put(id, bytes);
+                }
+            }
+            return id;
+        }
+
+        private static String hash(byte[] bytes) {
+            try {
+                return "fn-" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 12);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private final Set<String> wants;
+    private final boolean chunked;
+
+    /**
+     * @param wants keys the client will hold futures for
+     * @param chunked whether tasks may be split over several messages: only for independent tasks
+     *     that are all wanted (map), since a chunk's unwanted tasks would be forgotten on arrival
+     */
+    GraphEncoder(FunctionTable functions, Set<String> wants, boolean chunked) {
+        this.functions = functions;
+        this.wants = wants;
+        this.chunked = chunked;
+    }
+
+    /** Adds a task; {@code identity} is the user's function object (the cache key for its bytes). */
+    void add(String key, Object identity, TaskFunction<?> fn, Object[] taskArgs) {
+        Set<String> found = new LinkedHashSet<>();
+        Object[] encoded = taskArgs;
+        if (Arguments.mayHoldReferences(taskArgs)) {
+            encoded = (Object[]) Arguments.replace(taskArgs, DaskFuture.class, f -> {
+                found.add(f.key());
+                return new KeyRef(f.key());
+            });
+            Arguments.visit(encoded, v -> {
+                if (v instanceof KeyRef r) {
+                    found.add(r.key());
+                }
+            });
+        }
+        keys.add(key);
+        String fnId = functions.idOf(identity, fn, newFunctions);
+        Long index = fnIndex.get(fnId);
+        if (index == null) {
+            index = (long) fnDict.size();
+            fnIndex.put(fnId, index);
+            fnDict.add(fnId);
+        }
+        fns.add(index);
+        args.add(Codec.toBytes(encoded));
+        deps.add(found.isEmpty() ? List.of() : new ArrayList<>(found));
+        if (chunked && keys.size() >= MAX_TASKS_PER_MESSAGE) {
+            flush();
+        }
+    }
+
+    private void flush() {
+        List<Object> wanted = new ArrayList<>();
+        if (chunked) {
+            for (Object k : keys) {
+                if (wants.contains(k)) {
+                    wanted.add(k);
+                }
+            }
+        } else {
+            wanted.addAll(wants);
+        }
+        Map<String, Object> f = new HashMap<>();
+        f.put("keys", new ArrayList<>(keys));
+        f.put("fns", new ArrayList<>(fns));
+        f.put("fns_dict", new ArrayList<>(fnDict));
+        f.put("args", new ArrayList<>(args));
+        f.put("deps", new ArrayList<>(deps));
+        f.put("wants", wanted);
+        if (!newFunctions.isEmpty()) {
+            f.put("functions", new HashMap<>(newFunctions));
+            newFunctions.clear();
+        }
+        out.add(Message.of(Ops.UPDATE_GRAPH, f));
+        keys.clear();
+        fns.clear();
+        fnIndex.clear();
+        fnDict.clear();
+        args.clear();
+        deps.clear();
+    }
+
+    /** The messages to send, in order. */
+    List<Message> finish() {
+        if (!keys.isEmpty() || out.isEmpty()) {
+            flush();
+        }
+        return out;
+    }
+}

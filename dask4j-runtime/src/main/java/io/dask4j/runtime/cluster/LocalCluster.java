@@ -1,0 +1,262 @@
+package io.dask4j.runtime.cluster;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.runtime.client.Client;
+import io.dask4j.runtime.scheduler.Scheduler;
+import io.dask4j.runtime.scheduler.SchedulerConfig;
+import io.dask4j.runtime.worker.Worker;
+import io.dask4j.runtime.worker.WorkerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scheduler and N workers x T threads on this machine, started and closed together: either all in
+ * this JVM over {@code inproc://} comms, or the workers as separate JVM processes over {@code tcp://}
+ * (spawned as {@code java --class-path <this class path> WorkerMain ...}).
+ *
+ * <pre>{@code
+ * try (LocalCluster cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).processes(true).start();
+ *      Client client = cluster.client()) {
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe for its accessors; {@link #close()} is idempotent.
+ */
+public final class LocalCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+
+    private final Scheduler scheduler;
+    private final List<Worker> workers = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> logs = new ArrayList<>();
+    private final Builder settings;
+    private volatile boolean closed;
+
+    /** Settings of a local cluster; {@link #start()} builds it. */
+    public static final class Builder {
+        private int workers = 2;
+        private int threads = 1;
+        private boolean processes;
+        private String transport;
+        private long memoryLimit;
+        private Path localDirectory;
+        private CommOptions options = CommOptions.defaults();
+        private int allowedFailures = 3;
+        private Duration heartbeatTimeout = Duration.ofSeconds(30);
+        private List<String> jvmArgs = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+        public Builder workers(int n) {
+            this.workers = n;
+            return this;
+        }
+
+        public Builder threadsPerWorker(int n) {
+            this.threads = n;
+            return this;
+        }
+
+        /** Workers as separate JVM processes over tcp (true) or threads of this JVM (false, default). */
+        public Builder processes(boolean p) {
+            this.processes = p;
+            return this;
+        }
+
+        /** {@code "inproc"} (default for in-JVM) or {@code "tcp"} (always for processes). */
+        public Builder transport(String scheme) {
+            this.transport = scheme;
+            return this;
+        }
+
+        public Builder memoryLimit(long bytes) {
+            this.memoryLimit = bytes;
+            return this;
+        }
+
+        public Builder localDirectory(Path dir) {
+            this.localDirectory = dir;
+            return this;
+        }
+
+        public Builder options(CommOptions o) {
+            this.options = o;
+            return this;
+        }
+
+        public Builder allowedFailures(int n) {
+            this.allowedFailures = n;
+            return this;
+        }
+
+        public Builder heartbeatTimeout(Duration d) {
+            this.heartbeatTimeout = d;
+            return this;
+        }
+
+        /** JVM options of worker processes (default: SerialGC and C1 only, for a fast start). */
+        public Builder jvmArgs(List<String> args) {
+            this.jvmArgs = List.copyOf(args);
+            return this;
+        }
+
+        public LocalCluster start() {
+            return new LocalCluster(this);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private LocalCluster(Builder b) {
+        this.settings = b;
+        String scheme = b.processes ? "tcp" : b.transport == null ? "inproc" : b.transport;
+        Address listen = scheme.equals("tcp") ? Address.tcp("127.0.0.1", 0) : Address.inproc("scheduler-" + UUID.randomUUID());
+        this.scheduler = Scheduler.start(SchedulerConfig.listeningOn(listen)
+                .withOptions(b.options.withIdentity("scheduler"))
+                .withAllowedFailures(b.allowedFailures).withHeartbeatTimeout(b.heartbeatTimeout));
+        try {
+            for (int i = 0; i < b.workers; i++) {
+                if (b.processes) {
+                    processes.add(spawn(i));
+                } else {
+                    workers.add(Worker.start(WorkerConfig.connectingTo(scheduler.address()).withThreads(b.threads)
+                            .withMemoryLimit(b.memoryLimit).withLocalDirectory(b.localDirectory).withName("worker-" + i)
+                            .withOptions(b.options.withIdentity("worker-" + i))));
+                }
+            }
+            awaitWorkers(b.workers, Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private Process spawn(int i) {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(settings.jvmArgs);
+        cmd.addAll(List.of("--class-path", System.getProperty("java.class.path"), WorkerMain.class.getName(),
+                scheduler.address().toString(), "--nthreads", Integer.toString(settings.threads), "--name", "worker-" + i,
+                "--memory-limit", Long.toString(settings.memoryLimit)));
+        if (settings.localDirectory != null) {
+            cmd.addAll(List.of("--local-directory", settings.localDirectory.toString()));
+        }
+        try {
+            Path log = Files.createTempFile("dask4j-worker-" + i + "-", ".log");
+            logs.add(log);
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+            byte[] secret = settings.options.secret();
+            if (secret != null) {
+                pb.environment().put(CommOptions.SECRET_ENV, new String(secret, StandardCharsets.UTF_8));
+            }
+            return pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a worker process", e);
+        }
+    }
+
+    private void awaitWorkers(int n, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (scheduler.snapshot().workers().size() < n) {
+            for (int i = 0; i < processes.size(); i++) {
+                if (!processes.get(i).isAlive()) {
+                    throw new IllegalStateException("worker process " + i + " exited with " + processes.get(i).exitValue()
+                            + "; its log: " + tail(logs.get(i)));
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IllegalStateException("only " + scheduler.snapshot().workers().size() + " of " + n
+                        + " workers registered within " + timeout);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting workers");
+            }
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            String s = Files.readString(log);
+            return s.length() > 4000 ? s.substring(s.length() - 4000) : s;
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    public Address schedulerAddress() {
+        return scheduler.address();
+    }
+
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** The in-process workers (empty when workers are processes). */
+    public List<Worker> workers() {
+        return List.copyOf(workers);
+    }
+
+    /** The worker processes (empty for an in-process cluster). */
+    public List<Process> workerProcesses() {
+        return List.copyOf(processes);
+    }
+
+    /** A new client of this cluster, with the cluster's comm options. */
+    public Client client() {
+        return Client.connect(scheduler.address(), settings.options);
+    }
+
+    /** Kills worker process {@code i} at once (SIGKILL), as a crash would. */
+    public void killWorkerProcess(int i) {
+        processes.get(i).destroyForcibly();
+    }
+
+    /** Closes workers and scheduler; worker processes get 10 s to exit before they are killed. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Worker w : workers) {
+            w.close();
+        }
+        scheduler.close();
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    LOG.warn("worker process {} did not exit; killing it", p.pid());
+                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+        for (Path log : logs) {
+            try {
+                Files.deleteIfExists(log);
+            } catch (IOException ignored) {
+                // a leftover log in the temp directory is harmless
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.dask4j.runtime.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dask4j.comm.Address;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The scheduler file: JSON naming where a scheduler listens, {@code {"address": "tcp://...",
+ * "addresses": [...], "pid": 123}}. Written atomically (a temporary file renamed into place) once the
+ * scheduler listens, so a reader never sees half a file; deleted when the scheduler closes, so a
+ * stale file from an earlier run is rare (and its pid tells it apart). Stateless and thread-safe.
+ */
+public final class SchedulerFile {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private SchedulerFile() {
+    }
+
+    public static void write(Path file, List<Address> addresses) {
+        Map<String, Object> content = new LinkedHashMap<>();
+        content.put("address", addresses.getFirst().toString());
+        content.put("addresses", addresses.stream().map(Address::toString).toList());
+        content.put("pid", ProcessHandle.current().pid());
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), content);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write scheduler file " + file, e);
+        }
+    }
+
+    /** The first address in {@code file}, waiting up to {@code timeout} for the file to appear. */
+    public static Address read(Path file, Duration timeout) {
+        return readAll(file, timeout).getFirst();
+    }
+
+    public static List<Address> readAll(Path file, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                JsonNode node = JSON.readTree(Files.readAllBytes(file));
+                List<Address> out = new ArrayList<>();
+                if (node.has("addresses")) {
+                    node.get("addresses").forEach(a -> out.add(Address.parse(a.asText())));
+                }
+                if (out.isEmpty() && node.has("address")) {
+                    out.add(Address.parse(node.get("address").asText()));
+                }
+                if (out.isEmpty()) {
+                    throw new IllegalArgumentException("scheduler file " + file + " names no address");
+                }
+                return out;
+            } catch (NoSuchFileException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new IllegalStateException("scheduler file " + file + " did not appear within " + timeout);
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for " + file);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read scheduler file " + file, e);
+            }
+        }
+    }
+
+    public static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a leftover file is overwritten by the next scheduler
+        }
+    }
+}

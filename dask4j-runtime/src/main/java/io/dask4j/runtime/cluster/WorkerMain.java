@@ -1,0 +1,93 @@
+package io.dask4j.runtime.cluster;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.runtime.worker.Worker;
+import io.dask4j.runtime.worker.WorkerConfig;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The main class of a worker process, as {@link LocalCluster} spawns it (plain arguments, no CLI
+ * library needed):
+ * <pre>
+ * java --class-path CP io.dask4j.runtime.cluster.WorkerMain (ADDRESS | --scheduler-file F)
+ *      [--nthreads N] [--memory-limit M] [--local-directory D] [--name NAME] [--listen ADDRESS]...
+ * </pre>
+ * Exits 0 when the scheduler closes or goes away, 2 on bad arguments, 1 if it cannot start.
+ */
+public final class WorkerMain {
+    private WorkerMain() {
+    }
+
+    public static void main(String[] args) {
+        WorkerConfig config;
+        try {
+            config = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("dask4j worker: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int code = run(config);
+        System.exit(code);
+    }
+
+    /** Starts a worker and blocks until it closes; returns the exit code. */
+    public static int run(WorkerConfig config) {
+        Worker worker;
+        try {
+            worker = Worker.start(config);
+        } catch (RuntimeException e) {
+            System.err.println("dask4j worker: cannot start: " + e);
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "worker-shutdown"));
+        worker.closed().join();
+        return 0;
+    }
+
+    static WorkerConfig parse(String[] args) {
+        String address = null;
+        Path schedulerFile = null;
+        int nthreads = 1;
+        long memoryLimit = 0;
+        Path dir = null;
+        String name = "";
+        List<Address> listen = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--nthreads" -> nthreads = Integer.parseInt(value(args, ++i, a));
+                case "--memory-limit" -> memoryLimit = MemorySize.parse(value(args, ++i, a));
+                case "--local-directory" -> dir = Path.of(value(args, ++i, a));
+                case "--name" -> name = value(args, ++i, a);
+                case "--listen" -> listen.add(Address.parse(value(args, ++i, a)));
+                case "--scheduler-file" -> schedulerFile = Path.of(value(args, ++i, a));
+                default -> {
+                    if (a.startsWith("--") || address != null) {
+                        throw new IllegalArgumentException("unexpected argument '" + a + "'");
+                    }
+                    address = a;
+                }
+            }
+        }
+        if ((address == null) == (schedulerFile == null)) {
+            throw new IllegalArgumentException("give either a scheduler ADDRESS or --scheduler-file");
+        }
+        Address scheduler = address != null ? Address.parse(address) : SchedulerFile.read(schedulerFile, Duration.ofSeconds(60));
+        return WorkerConfig.connectingTo(scheduler).withThreads(nthreads).withMemoryLimit(memoryLimit)
+                .withLocalDirectory(dir).withName(name).withListenAddresses(listen)
+                .withOptions(CommOptions.defaults().withIdentity(name.isEmpty() ? "worker" : name));
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+}

@@ -1,0 +1,198 @@
+package io.dask4j.runtime.protocol;
+
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.Message;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * Coalesces small messages bound for one comm into {@link Batches batch} messages, written at most
+ * once per interval (a few ms) or as soon as {@code maxBatch} messages are waiting. While the stream
+ * is sparse (the previous write carried at most two messages) a message goes out at once, so single
+ * round trips stay fast; once writes carry more, the stream coalesces, so floods cost few writes.
+ *
+ * <p>{@link #send} never blocks on I/O and may be called from any thread (the scheduler's event loop
+ * in particular); one sender thread does the writes. On a failed write the comm is aborted and the
+ * batch dropped, never retried: "we cannot safely retry a write, as we have no idea what (if anything)
+ * was actually written" (Dask's batched.py).
+ */
+public final class BatchedSend implements MessageSink {
+    private static final int SPARSE_BATCH = 2;
+
+    private final Comm comm;
+    private final long intervalNs;
+    private final int maxBatch;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition wake = lock.newCondition();
+    private List<Message> buffer = new ArrayList<>();
+    private boolean closing;
+    private volatile boolean closed;
+    private long lastWriteNs;
+    /** Messages in the previous write: after a tiny one the stream is sparse and latency matters more. */
+    private int lastBatchSize;
+    private final Thread sender;
+    private final Consumer<Throwable> onFailure;
+    private final List<ColumnBatch> sources = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public BatchedSend(Comm comm, long intervalNs, int maxBatch, Consumer<Throwable> onFailure) {
+        this.comm = comm;
+        this.intervalNs = intervalNs;
+        this.maxBatch = maxBatch;
+        this.onFailure = onFailure;
+        this.lastWriteNs = System.nanoTime() - intervalNs;
+        this.sender = Thread.ofVirtual().name("batched-send " + comm.peerAddress()).start(this::run);
+    }
+
+    public static BatchedSend of(Comm comm, Consumer<Throwable> onFailure) {
+        return new BatchedSend(comm, TimeUnit.MILLISECONDS.toNanos(2), 20_000, onFailure);
+    }
+
+    @Override
+    public void send(Message message) {
+        lock.lock();
+        try {
+            if (closing) {
+                return;
+            }
+            buffer.add(message);
+            if (buffer.size() == 1 || buffer.size() >= maxBatch) {
+                wake.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Also drains {@code source} on every write (after the queued messages). Whoever adds the first
+     * row to an empty source calls {@link #poke()}.
+     */
+    public void addSource(ColumnBatch source) {
+        sources.add(source);
+    }
+
+    /** Wakes the sender because a source has rows. */
+    public void poke() {
+        lock.lock();
+        try {
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean pending() {
+        if (!buffer.isEmpty()) {
+            return true;
+        }
+        for (ColumnBatch c : sources) {
+            if (!c.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    public Comm comm() {
+        return comm;
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                List<Message> batch;
+                lock.lock();
+                try {
+                    while (true) {
+                        if (!pending()) {
+                            if (closing) {
+                                return;
+                            }
+                            wake.await();
+                            continue;
+                        }
+                        long waitNs = lastWriteNs + intervalNs - System.nanoTime();
+                        boolean flood = lastBatchSize > SPARSE_BATCH;
+                        if (flood && waitNs > 0 && buffer.size() < maxBatch && !closing) {
+                            wake.awaitNanos(waitNs);
+                            continue;
+                        }
+                        break;
+                    }
+                    batch = buffer;
+                    buffer = new ArrayList<>(Math.max(16, batch.size()));
+                } finally {
+                    lock.unlock();
+                }
+                for (ColumnBatch c : sources) {
+                    Message m = c.take();
+                    if (m != null) {
+                        batch.add(m);
+                    }
+                }
+                if (batch.isEmpty()) {
+                    continue;
+                }
+                comm.write(batch.size() == 1 ? batch.getFirst() : Batches.pack(batch));
+                lastWriteNs = System.nanoTime();
+                lastBatchSize = batch.size();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            comm.abort();
+            closed = true;
+            lock.lock();
+            try {
+                closing = true;
+                buffer.clear();
+            } finally {
+                lock.unlock();
+            }
+            if (onFailure != null) {
+                onFailure.accept(e);
+            }
+        } finally {
+            closed = true;
+        }
+    }
+
+    /** Writes what is buffered, then closes the comm (waiting up to {@code timeoutMs} for the flush). */
+    public void close(long timeoutMs) {
+        lock.lock();
+        try {
+            closing = true;
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            sender.join(timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        comm.close();
+    }
+
+    /** Drops what is buffered and aborts the comm. */
+    public void abort() {
+        lock.lock();
+        try {
+            closing = true;
+            buffer.clear();
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        comm.abort();
+    }
+}

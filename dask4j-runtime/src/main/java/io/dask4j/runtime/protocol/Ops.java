@@ -1,0 +1,42 @@
+package io.dask4j.runtime.protocol;
+
+/**
+ * Operation names of the runtime protocol, shared by scheduler, workers and clients.
+ *
+ * <pre>
+ * client -> scheduler : register-client, update-graph, update-data, release-keys, get-workers, close-client
+ * scheduler -> client : registered, keys-in-memory, task-erred, key-lost, workers, error
+ * worker -> scheduler : register-worker, heartbeat, tasks-finished, task-erred, missing-data
+ * scheduler -> worker : registered, compute-tasks, free-keys, close, error
+ * anyone -> worker    : get-data (reply: data), put-data (reply: ok)
+ * </pre>
+ */
+public final class Ops {
+    public static final String REGISTER_CLIENT = "register-client";
+    public static final String REGISTER_WORKER = "register-worker";
+    public static final String REGISTERED = "registered";
+    public static final String UPDATE_GRAPH = "update-graph";
+    public static final String UPDATE_DATA = "update-data";
+    public static final String RELEASE_KEYS = "release-keys";
+    public static final String GET_WORKERS = "get-workers";
+    public static final String WORKERS = "workers";
+    public static final String CLOSE_CLIENT = "close-client";
+    public static final String TASK_ERRED = "task-erred";
+    public static final String KEY_LOST = "key-lost";
+    public static final String ERROR = "error";
+    public static final String HEARTBEAT = "heartbeat";
+    public static final String MISSING_DATA = "missing-data";
+    public static final String FREE_KEYS = "free-keys";
+    public static final String CLOSE = "close";
+    public static final String GET_DATA = "get-data";
+    public static final String DATA = "data";
+    public static final String PUT_DATA = "put-data";
+    public static final String OK = "ok";
+    /** Columnar forms of the per-task hot ops (see {@link ColumnBatch}). */
+    public static final String COMPUTE_TASKS = "compute-tasks";
+    public static final String TASKS_FINISHED = "tasks-finished";
+    public static final String KEYS_IN_MEMORY = "keys-in-memory";
+
+    private Ops() {
+    }
+}

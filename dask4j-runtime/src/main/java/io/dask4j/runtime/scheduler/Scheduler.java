@@ -1,0 +1,298 @@
+package io.dask4j.runtime.scheduler;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommException;
+import io.dask4j.comm.Comms;
+import io.dask4j.comm.Listener;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.runtime.protocol.BatchedSend;
+import io.dask4j.runtime.protocol.Batches;
+import io.dask4j.runtime.protocol.Ops;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The scheduler server: listens on one or more addresses, runs the {@link SchedulerState} on a single
+ * event-loop thread fed by a queue, and talks to every worker and client over a {@link BatchedSend}.
+ *
+ * <pre>{@code
+ * Scheduler s = Scheduler.start(SchedulerConfig.listeningOn(Address.parse("tcp://127.0.0.1:0")));
+ * Address where = s.address();     // the first listener's contact address
+ * SchedulerSnapshot now = s.snapshot();
+ * s.close();
+ * }</pre>
+ *
+ * <p><b>Threads.</b> One platform thread owns all task state ("dask4j-scheduler"); one virtual thread
+ * per comm reads messages and enqueues them whole (a batch of thousands is one hand-off). {@link
+ * #snapshot()}, {@link #address()} and {@link #close()} may be called from any thread.
+ */
+public final class Scheduler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+    private final SchedulerConfig config;
+    private final SchedulerState state;
+    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private final List<Listener> listeners = new ArrayList<>();
+    private final Set<Peer> peers = ConcurrentHashMap.newKeySet();
+    private final AtomicLong clientIds = new AtomicLong();
+    private final AtomicLong messages = new AtomicLong();
+    private final AtomicLong frameBytes = new AtomicLong();
+    private final Thread loop;
+    private volatile boolean running = true;
+
+    /** One connected comm, a worker or a client once registered. Fields other than comm/out: loop thread only. */
+    private static final class Peer {
+        final Comm comm;
+        final BatchedSend out;
+        WorkerState worker;
+        ClientState client;
+        boolean gone;
+
+        Peer(Comm comm, BatchedSend out) {
+            this.comm = comm;
+            this.out = out;
+        }
+    }
+
+    private Scheduler(SchedulerConfig config) {
+        this.config = config;
+        this.state = new SchedulerState(config.allowedFailures());
+        this.loop = new Thread(null, this::runLoop, "dask4j-scheduler", 256L << 20);
+        this.loop.setDaemon(true);
+    }
+
+    /** Starts listening on every address of {@code config}; returns once all listeners are bound. */
+    public static Scheduler start(SchedulerConfig config) {
+        Scheduler s = new Scheduler(config);
+        s.loop.start();
+        try {
+            for (Address a : config.listenAddresses()) {
+                s.listeners.add(Comms.listen(a, config.options(), s::serve));
+            }
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        LOG.info("scheduler listening on {}", s.addresses());
+        return s;
+    }
+
+    /** The contact address of the first listener. */
+    public Address address() {
+        return listeners.getFirst().contactAddress();
+    }
+
+    public List<Address> addresses() {
+        return listeners.stream().map(Listener::contactAddress).toList();
+    }
+
+    public SchedulerConfig config() {
+        return config;
+    }
+
+    /** A consistent snapshot taken on the event loop; waits at most 10 s. */
+    public SchedulerSnapshot snapshot() {
+        CompletableFuture<SchedulerSnapshot> result = new CompletableFuture<>();
+        events.add(() -> result.complete(state.snapshot(messages.get(), frameBytes.get())));
+        try {
+            return result.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("scheduler did not answer a snapshot request", e);
+        }
+    }
+
+    private void serve(Comm comm) {
+        Message first;
+        try {
+            first = comm.read();
+        } catch (CommException e) {
+            comm.abort();
+            return;
+        }
+        if (!first.op().equals(Ops.REGISTER_CLIENT) && !first.op().equals(Ops.REGISTER_WORKER)) {
+            try {
+                comm.write(Message.of(Ops.ERROR, Map.of("message", "expected register-client or register-worker, got '"
+                        + first.op() + "'")));
+            } catch (CommException ignored) {
+                // the peer is gone already; nothing to tell it
+            }
+            comm.close();
+            return;
+        }
+        Peer peer = new Peer(comm, new BatchedSend(comm, config.batchInterval().toNanos(), 20_000, e -> { }));
+        peers.add(peer);
+        events.add(() -> register(peer, first));
+        try {
+            while (running) {
+                Message m = comm.read();
+                messages.incrementAndGet();
+                if (!m.frames().isEmpty()) {
+                    frameBytes.addAndGet(m.frameBytes());
+                }
+                events.add(() -> handle(peer, m));
+            }
+        } catch (CommException e) {
+            LOG.debug("comm from {} closed: {}", comm.peerAddress(), e.toString());
+        } finally {
+            peers.remove(peer);
+            events.add(() -> disconnected(peer));
+        }
+    }
+
+    private void register(Peer peer, Message first) {
+        try {
+            if (first.op().equals(Ops.REGISTER_CLIENT)) {
+                String id = "client-" + clientIds.incrementAndGet();
+                peer.client = state.addClient(id, peer.comm.localAddress().scheme(), peer.out);
+            } else {
+                peer.worker = state.addWorker(first, peer.out, System.nanoTime(), heartbeatMs());
+                LOG.info("worker {} registered", peer.worker.id);
+            }
+        } catch (ProtocolException | IllegalArgumentException | ClassCastException e) {
+            peer.out.send(Message.of(Ops.ERROR, Map.of("message", String.valueOf(e.getMessage()))));
+            peer.out.close(1000);
+            peer.gone = true;
+        }
+    }
+
+    private long heartbeatMs() {
+        return Math.max(50, config.heartbeatTimeout().toMillis() / 5);
+    }
+
+    private void handle(Peer peer, Message batch) {
+        if (peer.gone) {
+            return;
+        }
+        List<Message> items;
+        try {
+            items = Batches.unpack(batch);
+        } catch (ProtocolException e) {
+            replyError(peer, batch.op(), e);
+            return;
+        }
+        long now = System.nanoTime();
+        for (Message m : items) {
+            try {
+                if (peer.worker != null) {
+                    state.onWorkerMessage(peer.worker, m, now);
+                } else if (peer.client != null) {
+                    if (m.op().equals(Ops.CLOSE_CLIENT)) {
+                        disconnected(peer);
+                        return;
+                    }
+                    state.onClientMessage(peer.client, m);
+                }
+            } catch (ProtocolException | IllegalArgumentException | ClassCastException | NullPointerException e) {
+                replyError(peer, m.op(), e);
+            }
+        }
+        state.assign();
+    }
+
+    private void replyError(Peer peer, String op, RuntimeException e) {
+        LOG.warn("bad message '{}' from {}: {}", op, peer.comm.peerAddress(), e.getMessage());
+        peer.out.send(Message.of(Ops.ERROR, Map.of("op", op, "message", String.valueOf(e.getMessage()))));
+    }
+
+    private void disconnected(Peer peer) {
+        if (peer.gone) {
+            return;
+        }
+        peer.gone = true;
+        if (peer.worker != null) {
+            LOG.info("worker {} left", peer.worker.id);
+            state.removeWorker(peer.worker);
+        }
+        if (peer.client != null) {
+            state.removeClient(peer.client);
+        }
+        peer.out.abort();
+    }
+
+    private void runLoop() {
+        List<Runnable> batch = new ArrayList<>();
+        long nextCheckNs = System.nanoTime();
+        while (running) {
+            try {
+                Runnable first = events.poll(200, TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    first.run();
+                    events.drainTo(batch, 10_000);
+                    for (Runnable r : batch) {
+                        r.run();
+                    }
+                    batch.clear();
+                }
+                long now = System.nanoTime();
+                if (now - nextCheckNs >= 0) {
+                    nextCheckNs = now + TimeUnit.MILLISECONDS.toNanos(heartbeatMs());
+                    checkHeartbeats(now);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // A bug in one handler must not stop the scheduler for everyone.
+                LOG.error("scheduler event failed", e);
+            }
+        }
+    }
+
+    private void checkHeartbeats(long now) {
+        for (WorkerState w : state.silentWorkers(now, config.heartbeatTimeout().toNanos())) {
+            LOG.warn("worker {} missed its heartbeats; removing it", w.id);
+            state.removeWorker(w);
+            for (Peer p : peers) {
+                if (p.worker == w) {
+                    p.gone = true;
+                    p.out.abort();
+                }
+            }
+        }
+        state.assign();
+    }
+
+    /** Stops listening, tells workers to close, flushes the streams and stops the event loop. */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        listeners.forEach(Listener::stop);
+        CompletableFuture<Void> told = new CompletableFuture<>();
+        events.add(() -> {
+            for (Peer p : peers) {
+                if (p.worker != null) {
+                    p.out.send(Message.of(Ops.CLOSE));
+                }
+            }
+            told.complete(null);
+        });
+        try {
+            told.get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.debug("scheduler loop did not confirm close", e);
+        }
+        for (Peer p : peers) {
+            p.out.close(1000);
+        }
+        running = false;
+        loop.interrupt();
+        try {
+            loop.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.dask4j.runtime.scheduler;
+
+import io.dask4j.runtime.protocol.MessageSink;
+
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The scheduler's view of one worker. Owned by the scheduler's event-loop thread. */
+final class WorkerState {
+    final String id;
+    final String name;
+    /** Contact address per scheme; peers and clients use the one matching their own scheme. */
+    final Map<String, String> addressesByScheme;
+    final List<String> addresses;
+    final int nthreads;
+    final long memoryLimit;
+    final Outbox sink;
+    final Set<TaskState> processing = new LinkedHashSet<>();
+    final Set<TaskState> has = new HashSet<>();
+    final Set<String> knownFunctions = new HashSet<>();
+    long nbytes;
+    long lastSeenNs;
+    long tasksCompleted;
+    boolean alive = true;
+
+    WorkerState(String id, String name, List<String> addresses, Map<String, String> addressesByScheme,
+                int nthreads, long memoryLimit, MessageSink sink, long nowNs) {
+        this.id = id;
+        this.name = name;
+        this.addresses = addresses;
+        this.addressesByScheme = addressesByScheme;
+        this.nthreads = Math.max(1, nthreads);
+        this.memoryLimit = memoryLimit;
+        this.sink = Outbox.forWorker(sink);
+        this.lastSeenNs = nowNs;
+    }
+
+    String addressFor(String scheme) {
+        return addressesByScheme.getOrDefault(scheme, id);
+    }
+
+    /** Processing tasks per thread: the placement's measure of how busy this worker is. */
+    double occupancy() {
+        return (double) processing.size() / nthreads;
+    }
+
+    @Override
+    public String toString() {
+        return "Worker[" + id + "]";
+    }
+}

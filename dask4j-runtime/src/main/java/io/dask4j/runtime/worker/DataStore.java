@@ -1,0 +1,246 @@
+package io.dask4j.runtime.worker;
+
+import io.dask4j.comm.Frame;
+import io.dask4j.comm.serialize.Serialized;
+import io.dask4j.runtime.protocol.Codec;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A worker's key -> value store with byte accounting and spilling. When the bytes held in memory pass
+ * {@code spillFraction x memoryLimit}, the least recently used values are written to files in the
+ * spill directory (arrays and buffers as their raw bytes, through the serializer's raw-frame path, no
+ * object serializer) and read back on the next {@link #get}. A value read back is equal to the one
+ * spilled. A memory limit of 0 means no limit and no spilling.
+ *
+ * <p>Thread-safe: every method synchronizes on the store (task threads, transfer threads and the
+ * scheduler stream all use it). Spilling happens under the lock, so a value is never half-spilled.
+ */
+public final class DataStore {
+    private final long memoryLimit;
+    private final double spillFraction;
+    private final Path directory;
+    private final LinkedHashMap<String, Entry> memory = new LinkedHashMap<>(64, 0.75f, true);
+    private final Map<String, Spilled> disk = new HashMap<>();
+    private long memoryBytes;
+    private long spilledBytes;
+    private long spillCount;
+    private long unspillCount;
+    private long fileSeq;
+
+    private record Entry(Object value, long nbytes) {
+    }
+
+    private record Spilled(Path file, long nbytes) {
+    }
+
+    public DataStore(long memoryLimit, double spillFraction, Path directory) {
+        this.memoryLimit = memoryLimit;
+        this.spillFraction = spillFraction;
+        this.directory = directory;
+    }
+
+    public synchronized void put(String key, Object value, long nbytes) {
+        remove(key);
+        memory.put(key, new Entry(value, nbytes));
+        memoryBytes += nbytes;
+        maybeSpill(key);
+    }
+
+    /** The value, read back from disk if it was spilled; {@code null} if absent. */
+    public synchronized Object get(String key) {
+        Entry e = memory.get(key);
+        if (e != null) {
+            return e.value;
+        }
+        Spilled s = disk.remove(key);
+        if (s == null) {
+            return null;
+        }
+        Object value = readBack(s.file);
+        spilledBytes -= s.nbytes;
+        unspillCount++;
+        memory.put(key, new Entry(value, s.nbytes));
+        memoryBytes += s.nbytes;
+        maybeSpill(key);
+        return value;
+    }
+
+    public synchronized boolean contains(String key) {
+        return memory.containsKey(key) || disk.containsKey(key);
+    }
+
+    public synchronized long nbytes(String key) {
+        Entry e = memory.get(key);
+        if (e != null) {
+            return e.nbytes;
+        }
+        Spilled s = disk.get(key);
+        return s == null ? 0 : s.nbytes;
+    }
+
+    public synchronized boolean isSpilled(String key) {
+        return disk.containsKey(key);
+    }
+
+    public synchronized void remove(String key) {
+        Entry e = memory.remove(key);
+        if (e != null) {
+            memoryBytes -= e.nbytes;
+        }
+        Spilled s = disk.remove(key);
+        if (s != null) {
+            spilledBytes -= s.nbytes;
+            deleteQuietly(s.file);
+        }
+    }
+
+    public synchronized Set<String> keys() {
+        Set<String> out = new TreeSet<>(memory.keySet());
+        out.addAll(disk.keySet());
+        return out;
+    }
+
+    public synchronized long memoryBytes() {
+        return memoryBytes;
+    }
+
+    public synchronized long spilledBytes() {
+        return spilledBytes;
+    }
+
+    public synchronized long spillCount() {
+        return spillCount;
+    }
+
+    public synchronized long unspillCount() {
+        return unspillCount;
+    }
+
+    /** Deletes every spill file. */
+    public synchronized void clear() {
+        for (String key : new ArrayList<>(disk.keySet())) {
+            remove(key);
+        }
+        memory.clear();
+        memoryBytes = 0;
+    }
+
+    private void maybeSpill(String keep) {
+        if (memoryLimit <= 0) {
+            return;
+        }
+        long target = (long) (memoryLimit * spillFraction);
+        Iterator<Map.Entry<String, Entry>> it = memory.entrySet().iterator();
+        while (memoryBytes > target && it.hasNext()) {
+            Map.Entry<String, Entry> eldest = it.next();
+            if (eldest.getKey().equals(keep)) {
+                continue;
+            }
+            Path file = directory.resolve("spill-" + (++fileSeq) + ".bin");
+            write(file, eldest.getValue().value);
+            long n = eldest.getValue().nbytes;
+            disk.put(eldest.getKey(), new Spilled(file, n));
+            it.remove();
+            memoryBytes -= n;
+            spilledBytes += n;
+            spillCount++;
+        }
+    }
+
+    private static void write(Path file, Object value) {
+        Serialized s = Codec.encode(value);
+        byte[] codec = s.codec().getBytes(StandardCharsets.UTF_8);
+        ByteBuffer header = ByteBuffer.allocate(2 + codec.length + 4 + 8 * s.frames().size()).order(ByteOrder.LITTLE_ENDIAN);
+        header.putShort((short) codec.length).put(codec).putInt(s.frames().size());
+        for (Frame f : s.frames()) {
+            header.putLong(f.size());
+        }
+        header.flip();
+        try {
+            Files.createDirectories(file.getParent());
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                writeFully(ch, header);
+                // Copy through a small buffer: views of double[]/long[] segments cannot become ByteBuffers.
+                byte[] chunk = new byte[1 << 16];
+                ByteBuffer buf = ByteBuffer.wrap(chunk);
+                for (Frame f : s.frames()) {
+                    for (long off = 0; off < f.size(); off += chunk.length) {
+                        int n = (int) Math.min(chunk.length, f.size() - off);
+                        MemorySegment.copy(f.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, off, chunk, 0, n);
+                        buf.clear().limit(n);
+                        writeFully(ch, buf);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spill to " + file, e);
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+
+    private static Object readBack(Path file) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer small = ByteBuffer.allocate(2).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, small);
+            byte[] codec = new byte[small.flip().getShort()];
+            readFully(ch, ByteBuffer.wrap(codec));
+            ByteBuffer count = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, count);
+            int n = count.flip().getInt();
+            ByteBuffer sizes = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, sizes);
+            sizes.flip();
+            List<Frame> frames = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte[] bytes = new byte[Math.toIntExact(sizes.getLong())];
+                readFully(ch, ByteBuffer.wrap(bytes));
+                frames.add(Frame.of(MemorySegment.ofArray(bytes)));
+            }
+            Object value = Codec.decode(new Serialized(new String(codec, StandardCharsets.UTF_8), frames));
+            deleteQuietly(file);
+            return value;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read spilled value back from " + file, e);
+        }
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (ch.read(b) < 0) {
+                throw new IOException("spill file truncated");
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a leftover spill file is removed with the directory at shutdown
+        }
+    }
+}

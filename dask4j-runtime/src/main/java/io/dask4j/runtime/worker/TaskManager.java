@@ -1,0 +1,295 @@
+package io.dask4j.runtime.worker;
+
+import io.dask4j.comm.Message;
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.runtime.client.Arguments;
+import io.dask4j.runtime.client.KeyRef;
+import io.dask4j.runtime.client.TaskFunction;
+import io.dask4j.runtime.protocol.Codec;
+import io.dask4j.runtime.protocol.ErrorInfo;
+import io.dask4j.runtime.protocol.MessageSink;
+import io.dask4j.runtime.protocol.NullValue;
+import io.dask4j.runtime.protocol.Ops;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A worker's task bookkeeping: assignments from the scheduler, inputs to fetch, tasks ready to run (by
+ * priority), and the rules for when data may be dropped. Keys the scheduler knows this worker holds are
+ * "owned" and live until the scheduler frees them; inputs fetched from peers live while a local task
+ * needs them.
+ *
+ * <p>Threads: the scheduler stream thread calls {@code on*}, fetch threads report transfers, task
+ * threads run {@link #runTasks()}. {@code tasks} and {@code owned} are concurrent, so a task without
+ * inputs to fetch starts and finishes without this object's monitor (a monitor shared by the stream
+ * thread and the task threads stalled both under load); the fetch bookkeeping (waiters, references to
+ * fetched inputs) is guarded by the monitor. User code runs outside it.
+ */
+final class TaskManager {
+    private final DataStore store;
+    private final MessageSink toScheduler;
+    private final String workerId;
+    private final PriorityBlockingQueue<WorkerTask> ready = new PriorityBlockingQueue<>();
+    private final Map<String, WorkerTask> tasks = new ConcurrentHashMap<>();
+    private final Map<String, List<WorkerTask>> waitingFor = new HashMap<>();
+    private final Map<String, Integer> fetchedRefs = new HashMap<>();
+    private final Set<String> owned = ConcurrentHashMap.newKeySet();
+    private final Map<String, byte[]> functionBytes = new ConcurrentHashMap<>();
+    private final Map<String, TaskFunction<?>> functions = new ConcurrentHashMap<>();
+    private Fetcher fetcher;
+    private final io.dask4j.runtime.protocol.ColumnBatch finished =
+            new io.dask4j.runtime.protocol.ColumnBatch(Ops.TASKS_FINISHED, "keys", "runs", "nbytes");
+    private Runnable onFinished = () -> { };
+    final AtomicLong tasksRun = new AtomicLong();
+    final AtomicLong tasksFailed = new AtomicLong();
+
+    TaskManager(DataStore store, MessageSink toScheduler, String workerId) {
+        this.store = store;
+        this.toScheduler = toScheduler;
+        this.workerId = workerId;
+    }
+
+    void setFetcher(Fetcher fetcher) {
+        this.fetcher = fetcher;
+    }
+
+    /** Finished tasks are reported in columns; {@code poke} is called when the first row of a batch arrives. */
+    io.dask4j.runtime.protocol.ColumnBatch finishedBatch(Runnable poke) {
+        this.onFinished = poke;
+        return finished;
+    }
+
+    /** A columnar {@code compute-tasks} message. */
+    void onComputeTasks(Message m) {
+        int n = io.dask4j.runtime.protocol.ColumnBatch.rows(m, "keys", "runs", "fns", "args", "prios", "deps", "fnbs");
+        List<Object> keys = m.getList("keys");
+        List<Object> runs = m.getList("runs");
+        List<Object> fns = m.getList("fns");
+        List<Object> args = m.getList("args");
+        List<Object> prios = m.getList("prios");
+        List<Object> deps = m.getList("deps");
+        List<Object> fnbs = m.getList("fnbs");
+        for (int i = 0; i < n; i++) {
+            Object fn = io.dask4j.runtime.protocol.ColumnBatch.decoded(m, "fns", fns, i);
+            if (!(keys.get(i) instanceof String key) || !(runs.get(i) instanceof Number run)
+                    || !(fn instanceof String fnId) || !(args.get(i) instanceof byte[] a)
+                    || !(prios.get(i) instanceof Number prio)) {
+                throw new ProtocolException("compute-tasks: bad row " + i);
+            }
+            if (fnbs.get(i) instanceof byte[] fnb) {
+                functionBytes.put(fnId, fnb);
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> d = deps.get(i) instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+            compute(key, run.intValue(), fnId, a, prio.longValue(), d);
+        }
+    }
+
+    private void compute(String key, int run, String fnId, byte[] args, long prio, Map<String, Object> deps) {
+        WorkerTask t = new WorkerTask(key, run, fnId, args, prio);
+        WorkerTask old = tasks.put(key, t);
+        if (old != null) {
+            cancel(old);
+        }
+        if (deps.isEmpty()) {
+            ready.add(t);
+            return;
+        }
+        synchronized (this) {
+            for (Map.Entry<String, Object> e : deps.entrySet()) {
+                String dep = e.getKey();
+                if (owned.contains(dep)) {
+                    continue;
+                }
+                t.fetchedDeps.add(dep);
+                fetchedRefs.merge(dep, 1, Integer::sum);
+                if (!store.contains(dep)) {
+                    t.missing++;
+                    List<WorkerTask> waiters = waitingFor.get(dep);
+                    if (waiters == null) {
+                        waitingFor.put(dep, waiters = new ArrayList<>(2));
+                        List<String> holders = new ArrayList<>();
+                        if (!(e.getValue() instanceof List<?> where)) {
+                            throw new ProtocolException("compute-task: holders of " + dep + " are not a list");
+                        }
+                        for (Object h : where) {
+                            holders.add(String.valueOf(h));
+                        }
+                        fetcher.request(dep, holders);
+                    }
+                    waiters.add(t);
+                }
+            }
+        }
+        if (t.missing == 0) {
+            ready.add(t);
+        }
+    }
+
+    void onFreeKeys(List<Object> keys) {
+        for (Object o : keys) {
+            String key = String.valueOf(o);
+            WorkerTask t = tasks.remove(key);
+            if (t != null) {
+                cancel(t);
+            }
+            owned.remove(key);
+            synchronized (this) {
+                if (!fetchedRefs.containsKey(key)) {
+                    store.remove(key);
+                }
+            }
+        }
+    }
+
+    private void cancel(WorkerTask t) {
+        t.cancelled = true;
+        synchronized (this) {
+            releaseInputs(t);
+        }
+    }
+
+    private void releaseInputs(WorkerTask t) {
+        for (String dep : t.fetchedDeps) {
+            Integer n = fetchedRefs.get(dep);
+            if (n == null) {
+                continue;
+            }
+            if (n <= 1) {
+                fetchedRefs.remove(dep);
+                if (!owned.contains(dep)) {
+                    store.remove(dep);
+                }
+            } else {
+                fetchedRefs.put(dep, n - 1);
+            }
+        }
+        t.fetchedDeps.clear();
+    }
+
+    synchronized void onFetched(String key, Object value, long nbytes) {
+        List<WorkerTask> waiters = waitingFor.remove(key);
+        if (!fetchedRefs.containsKey(key) || waiters == null) {
+            return;
+        }
+        store.put(key, value, nbytes);
+        for (WorkerTask t : waiters) {
+            if (!t.cancelled && --t.missing == 0) {
+                ready.add(t);
+            }
+        }
+    }
+
+    synchronized void onFetchFailed(String key, String from) {
+        List<WorkerTask> waiters = waitingFor.remove(key);
+        if (waiters == null) {
+            return;
+        }
+        for (WorkerTask t : waiters) {
+            if (!t.cancelled && tasks.remove(t.key, t)) {
+                cancel(t);
+                toScheduler.send(Message.of(Ops.MISSING_DATA, Map.of("key", t.key, "run", t.run, "dep", key, "from", from)));
+            }
+        }
+    }
+
+    /** Stores data a client scattered here; the scheduler learns of it from the client. */
+    void putOwned(String key, Object value, long nbytes) {
+        store.put(key, value, nbytes);
+        owned.add(key);
+    }
+
+    Set<String> ownedKeys() {
+        return new HashSet<>(owned);
+    }
+
+    private void fail(WorkerTask t, Throwable e) {
+        tasksFailed.incrementAndGet();
+        if (tasks.remove(t.key, t)) {
+            cancel(t);
+            Map<String, Object> f = ErrorInfo.of(t.key, e, workerId).toFields();
+            f.put("key", t.key);
+            f.put("run", t.run);
+            toScheduler.send(Message.of(Ops.TASK_ERRED, f));
+        }
+    }
+
+    /** The body of each task thread: runs ready tasks by priority until interrupted. */
+    void runTasks() {
+        while (!Thread.currentThread().isInterrupted()) {
+            WorkerTask t;
+            try {
+                t = ready.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!t.cancelled) {
+                try {
+                    run(t);
+                } catch (RuntimeException e) {
+                    // Storing the result failed (a spill that could not write): the task fails, the thread lives on.
+                    fail(t, e);
+                }
+            }
+        }
+    }
+
+    private void run(WorkerTask t) {
+        Object result;
+        try {
+            TaskFunction<?> fn = function(t.fnId);
+            Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args), KeyRef.class, this::valueOf);
+            result = fn.apply(args);
+        } catch (Throwable e) {
+            if (e instanceof VirtualMachineError vme && !(e instanceof StackOverflowError)) {
+                throw vme;
+            }
+            fail(t, e);
+            return;
+        }
+        tasksRun.incrementAndGet();
+        long nbytes = Sizes.estimate(result);
+        if (!t.cancelled && tasks.remove(t.key, t)) {
+            store.put(t.key, NullValue.wrap(result), nbytes);
+            owned.add(t.key);
+            if (!t.fetchedDeps.isEmpty()) {
+                synchronized (this) {
+                    releaseInputs(t);
+                }
+            }
+            if (finished.add(t.key, (long) t.run, nbytes)) {
+                onFinished.run();
+            }
+        }
+    }
+
+    private Object valueOf(KeyRef ref) {
+        Object v = store.get(ref.key());
+        if (v == null) {
+            throw new NoSuchElementException("input " + ref.key() + " is not on worker " + workerId);
+        }
+        return NullValue.unwrap(v);
+    }
+
+    private TaskFunction<?> function(String fnId) {
+        TaskFunction<?> fn = functions.get(fnId);
+        if (fn == null) {
+            byte[] bytes = functionBytes.get(fnId);
+            if (bytes == null) {
+                throw new IllegalStateException("worker " + workerId + " never received function " + fnId);
+            }
+            fn = (TaskFunction<?>) Codec.fromBytes(bytes);
+            functions.put(fnId, fn);
+        }
+        return fn;
+    }
+}

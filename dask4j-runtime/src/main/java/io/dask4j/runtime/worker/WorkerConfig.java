@@ -1,0 +1,77 @@
+package io.dask4j.runtime.worker;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a {@link Worker} connects, listens and runs. Immutable; build variants with {@code with*}.
+ *
+ * @param scheduler the scheduler's address
+ * @param listenAddresses where peers and clients reach this worker; empty means one address of the
+ *     scheduler's scheme ({@code tcp://127.0.0.1:0} or a fresh {@code inproc://} name). The first is the
+ *     worker's id. An MPI launcher passes {@code mpi://<rank>} (and {@code tcp://...} for outside clients).
+ * @param nthreads task threads
+ * @param memoryLimit bytes; 0 for no limit (no spilling)
+ * @param spillFraction past this fraction of the memory limit, least recently used values go to disk
+ * @param localDirectory where spill files go (a fresh sub-directory per worker); null for the temp dir
+ * @param transfersPerPeer concurrent data transfers from one peer
+ */
+public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int nthreads, long memoryLimit,
+                           double spillFraction, Path localDirectory, String name, CommOptions options,
+                           int transfersPerPeer) {
+
+    public WorkerConfig {
+        Objects.requireNonNull(scheduler, "scheduler");
+        listenAddresses = List.copyOf(listenAddresses);
+        if (nthreads < 1) {
+            throw new IllegalArgumentException("nthreads must be >= 1: " + nthreads);
+        }
+        if (memoryLimit < 0 || spillFraction <= 0 || spillFraction > 1) {
+            throw new IllegalArgumentException("bad memory limit " + memoryLimit + " or spill fraction " + spillFraction);
+        }
+        if (transfersPerPeer < 1) {
+            throw new IllegalArgumentException("transfersPerPeer must be >= 1");
+        }
+        Objects.requireNonNull(options, "options");
+    }
+
+    public static WorkerConfig connectingTo(Address scheduler) {
+        return new WorkerConfig(scheduler, List.of(), 1, 0, 0.7, null, "", CommOptions.defaults().withIdentity("worker"), 2);
+    }
+
+    public WorkerConfig withListenAddresses(List<Address> addresses) {
+        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer);
+    }
+
+    public WorkerConfig withThreads(int n) {
+        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer);
+    }
+
+    public WorkerConfig withMemoryLimit(long bytes) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer);
+    }
+
+    public WorkerConfig withSpillFraction(double fraction) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer);
+    }
+
+    public WorkerConfig withLocalDirectory(Path dir) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer);
+    }
+
+    public WorkerConfig withName(String newName) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer);
+    }
+
+    public WorkerConfig withOptions(CommOptions newOptions) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer);
+    }
+
+    public WorkerConfig withTransfersPerPeer(int n) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n);
+    }
+}

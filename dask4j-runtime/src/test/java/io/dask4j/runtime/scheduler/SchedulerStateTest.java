@@ -1,0 +1,323 @@
+package io.dask4j.runtime.scheduler;
+
+import io.dask4j.comm.Message;
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.runtime.protocol.Ops;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Drives the scheduler's state machine by hand: messages in, messages out, no threads or comms. */
+class SchedulerStateTest {
+    private SchedulerState state;
+    private final List<Message> toA = new ArrayList<>();
+    private final List<Message> toB = new ArrayList<>();
+    private final List<Message> toClient = new ArrayList<>();
+    private WorkerState a;
+    private WorkerState b;
+    private ClientState client;
+
+    @BeforeEach
+    void setUp() {
+        state = new SchedulerState(1);
+        a = state.addWorker(register("tcp://a:1", 1), toA::add, 0, 1000);
+        b = state.addWorker(register("tcp://b:1", 1), toB::add, 0, 1000);
+        client = state.addClient("client-1", "tcp", toClient::add);
+        toA.clear();
+        toB.clear();
+        toClient.clear();
+    }
+
+    private static Message register(String address, int threads) {
+        return Message.of(Ops.REGISTER_WORKER, Map.of("addresses", List.of(address), "nthreads", threads, "memory_limit", 0));
+    }
+
+    /** An update-graph of (key, deps...) rows, wanting {@code wants}. */
+    private void submit(List<List<String>> rows, List<String> wants) {
+        List<Object> keys = new ArrayList<>();
+        List<Object> fns = new ArrayList<>();
+        List<Object> args = new ArrayList<>();
+        List<Object> deps = new ArrayList<>();
+        for (List<String> row : rows) {
+            keys.add(row.getFirst());
+            fns.add("fn-1");
+            args.add(new byte[]{1});
+            deps.add(new ArrayList<Object>(row.subList(1, row.size())));
+        }
+        Map<String, Object> f = new HashMap<>();
+        f.put("keys", keys);
+        f.put("fns", fns);
+        f.put("args", args);
+        f.put("deps", deps);
+        f.put("wants", wants);
+        f.put("functions", Map.of("fn-1", new byte[]{9}));
+        state.onClientMessage(client, Message.of(Ops.UPDATE_GRAPH, f));
+        state.assign();
+    }
+
+    private static List<String> computed(List<Message> out) {
+        List<String> keys = new ArrayList<>();
+        for (Message m : out) {
+            if (m.op().equals(Ops.COMPUTE_TASKS)) {
+                m.getList("keys").forEach(k -> keys.add((String) k));
+            }
+        }
+        return keys;
+    }
+
+    private static List<String> freed(List<Message> out) {
+        List<String> keys = new ArrayList<>();
+        for (Message m : out) {
+            if (m.op().equals(Ops.FREE_KEYS)) {
+                m.getList("keys").forEach(k -> keys.add((String) k));
+            }
+        }
+        return keys;
+    }
+
+    private void finish(WorkerState w, String key, long nbytes) {
+        TaskState t = state.tx.tasks.get(key);
+        state.onWorkerMessage(w, Message.of(Ops.TASKS_FINISHED, Map.of("keys", List.of(key), "runs", List.of((long) t.runId),
+                "nbytes", List.of(nbytes))), 0);
+        state.assign();
+    }
+
+    private TaskStatus status(String key) {
+        TaskState t = state.tx.tasks.get(key);
+        return t == null ? TaskStatus.FORGOTTEN : t.status;
+    }
+
+    @Test
+    void aTaskWithoutInputsIsSentToTheLeastOccupiedWorker() {
+        submit(List.of(List.of("x")), List.of("x"));
+        assertThat(computed(toA)).containsExactly("x");
+        assertThat(computed(toB)).isEmpty();
+        assertThat(status("x")).isEqualTo(TaskStatus.PROCESSING);
+    }
+
+    @Test
+    void theFunctionTravelsToAWorkerOnlyOnce() {
+        submit(List.of(List.of("x"), List.of("y"), List.of("z")), List.of("x", "y", "z"));
+        Message m = toA.stream().filter(x -> x.op().equals(Ops.COMPUTE_TASKS)).findFirst().orElseThrow();
+        assertThat(m.getList("fnbs").stream().filter(o -> o != null).count()).isEqualTo(1);
+    }
+
+    @Test
+    void aFinishedTaskIsReportedToTheClientThatWantsIt() {
+        submit(List.of(List.of("x")), List.of("x"));
+        finish(a, "x", 8);
+        assertThat(status("x")).isEqualTo(TaskStatus.MEMORY);
+        Message m = toClient.getLast();
+        assertThat(m.op()).isEqualTo(Ops.KEYS_IN_MEMORY);
+        assertThat(m.getList("keys")).containsExactly("x");
+        assertThat(m.getList("workers")).containsExactly(0L);
+        assertThat(m.getList("workers_dict")).containsExactly("tcp://a:1");
+    }
+
+    @Test
+    void aDependentGoesToTheWorkerHoldingMostInputBytes() {
+        submit(List.of(List.of("small"), List.of("big")), List.of("small", "big"));
+        // small went to a, big to b (least occupied)
+        finish(a, "small", 10);
+        finish(b, "big", 10_000);
+        toA.clear();
+        toB.clear();
+        submit(List.of(List.of("sum", "small", "big")), List.of("sum"));
+        assertThat(computed(toB)).containsExactly("sum");
+        Message m = toB.getLast();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> deps = (Map<String, Object>) m.getList("deps").getFirst();
+        assertThat(deps).containsEntry("small", List.of("tcp://a:1")).containsEntry("big", List.of("tcp://b:1"));
+    }
+
+    @Test
+    void aTaskWaitsForItsInputsThenRuns() {
+        submit(List.of(List.of("x"), List.of("y", "x")), List.of("y"));
+        assertThat(status("y")).isEqualTo(TaskStatus.WAITING);
+        finish(a, "x", 8);
+        assertThat(status("y")).isEqualTo(TaskStatus.PROCESSING);
+        finish(a, "y", 8);
+        // x is no longer needed by anyone: freed on its worker, kept as released while y refers to it
+        assertThat(freed(toA)).contains("x");
+        assertThat(status("x")).isEqualTo(TaskStatus.RELEASED);
+    }
+
+    @Test
+    void rootTasksOfOneGraphAreSplitInContiguousBlocks() {
+        List<List<String>> rows = new ArrayList<>();
+        List<String> wants = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            rows.add(List.of("leaf-" + i));
+            wants.add("leaf-" + i);
+        }
+        submit(rows, wants);
+        assertThat(computed(toA)).containsExactly("leaf-0", "leaf-1", "leaf-2", "leaf-3");
+        assertThat(computed(toB)).containsExactly("leaf-4", "leaf-5", "leaf-6", "leaf-7");
+    }
+
+    @Test
+    void placementRespectsThreadCounts() {
+        List<Message> toC = new ArrayList<>();
+        state.addWorker(register("tcp://c:1", 6), toC::add, 0, 1000);
+        List<List<String>> rows = new ArrayList<>();
+        List<String> wants = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            rows.add(List.of("t-" + i));
+            wants.add("t-" + i);
+        }
+        submit(rows, wants);
+        assertThat(computed(toC)).hasSize(12);
+        assertThat(computed(toA)).hasSize(2);
+        assertThat(computed(toB)).hasSize(2);
+    }
+
+    @Test
+    void anErredTaskErrsItsDependentsWithTheSameCause() {
+        submit(List.of(List.of("x"), List.of("y", "x"), List.of("z", "y")), List.of("z"));
+        TaskState x = state.tx.tasks.get("x");
+        Map<String, Object> f = new HashMap<>(io.dask4j.runtime.protocol.ErrorInfo.simple("x", "java.lang.IllegalStateException", "boom").toFields());
+        f.put("key", "x");
+        f.put("run", x.runId);
+        state.onWorkerMessage(a, Message.of(Ops.TASK_ERRED, f), 0);
+        state.assign();
+        assertThat(status("x")).isEqualTo(TaskStatus.ERRED);
+        assertThat(status("z")).isEqualTo(TaskStatus.ERRED);
+        Message m = toClient.getLast();
+        assertThat(m.op()).isEqualTo(Ops.TASK_ERRED);
+        assertThat(m.getString("key")).isEqualTo("z");
+        assertThat(m.getString("ekey")).isEqualTo("x");
+        assertThat(m.getString("emsg")).isEqualTo("boom");
+    }
+
+    @Test
+    void releasedKeysAreFreedOnWorkersAndForgotten() {
+        submit(List.of(List.of("x")), List.of("x"));
+        finish(a, "x", 8);
+        state.onClientMessage(client, Message.of(Ops.RELEASE_KEYS, Map.of("keys", List.of("x"))));
+        state.assign();
+        assertThat(freed(toA)).containsExactly("x");
+        assertThat(status("x")).isEqualTo(TaskStatus.FORGOTTEN);
+        assertThat(state.tx.tasks).isEmpty();
+    }
+
+    @Test
+    void aDisconnectedClientHasItsKeysReleased() {
+        submit(List.of(List.of("x"), List.of("y")), List.of("x", "y"));
+        finish(a, "x", 8);
+        state.removeClient(client);
+        state.assign();
+        assertThat(state.tx.tasks).isEmpty();
+        assertThat(freed(toA)).contains("x");
+        assertThat(freed(toB)).contains("y");
+    }
+
+    @Test
+    void aLostWorkersRunningTasksAreRescheduledAndItsResultsRecomputed() {
+        submit(List.of(List.of("x"), List.of("y"), List.of("z", "x", "y")), List.of("z"));
+        finish(a, "x", 8);
+        // y is processing on b; x lives on a; now a dies
+        state.removeWorker(a);
+        state.assign();
+        assertThat(status("x")).isEqualTo(TaskStatus.PROCESSING);
+        assertThat(computed(toB)).contains("x");
+        assertThat(state.tx.tasks.get("x").processingOn).isSameAs(b);
+        assertThat(status("z")).isEqualTo(TaskStatus.WAITING);
+    }
+
+    @Test
+    void aTaskThatKillsTooManyWorkersIsMarkedErred() {
+        submit(List.of(List.of("bomb")), List.of("bomb"));
+        state.removeWorker(a);
+        state.assign();
+        assertThat(status("bomb")).isEqualTo(TaskStatus.PROCESSING);
+        state.removeWorker(b);
+        state.assign();
+        assertThat(status("bomb")).isEqualTo(TaskStatus.ERRED);
+        assertThat(toClient.getLast().getString("etype")).contains("KilledWorker");
+    }
+
+    @Test
+    void aStaleResultFromAnEarlierRunIsIgnored() {
+        submit(List.of(List.of("x")), List.of("x"));
+        int firstRun = state.tx.tasks.get("x").runId;
+        state.removeWorker(a);
+        state.assign();
+        state.onWorkerMessage(b, Message.of(Ops.TASKS_FINISHED, Map.of("keys", List.of("x"), "runs", List.of((long) firstRun),
+                "nbytes", List.of(8L))), 0);
+        assertThat(status("x")).isEqualTo(TaskStatus.PROCESSING);
+    }
+
+    @Test
+    void tasksWaitForAWorkerWhenThereIsNone() {
+        state.removeWorker(a);
+        state.removeWorker(b);
+        submit(List.of(List.of("x")), List.of("x"));
+        assertThat(status("x")).isEqualTo(TaskStatus.WAITING);
+        List<Message> toC = new ArrayList<>();
+        state.addWorker(register("tcp://c:1", 1), toC::add, 0, 1000);
+        state.assign();
+        assertThat(computed(toC)).containsExactly("x");
+    }
+
+    @Test
+    void anUnknownOpIsAProtocolError() {
+        assertThatThrownBy(() -> state.onClientMessage(client, Message.of("frobnicate")))
+                .isInstanceOf(ProtocolException.class).hasMessageContaining("frobnicate");
+        assertThatThrownBy(() -> state.onWorkerMessage(a, Message.of("frobnicate"), 0))
+                .isInstanceOf(ProtocolException.class);
+    }
+
+    @Test
+    void aMessageMissingFieldsIsAProtocolError() {
+        assertThatThrownBy(() -> state.onClientMessage(client, Message.of(Ops.UPDATE_GRAPH, Map.of("keys", List.of("x")))))
+                .isInstanceOf(ProtocolException.class);
+        assertThat(state.tx.tasks).isEmpty();
+    }
+
+    @Test
+    void aGraphReferringToAnUnknownKeyErrsThatTask() {
+        submit(List.of(List.of("y", "nowhere")), List.of("y"));
+        assertThat(status("y")).isEqualTo(TaskStatus.ERRED);
+        assertThat(toClient.getLast().getString("emsg")).contains("does not know");
+    }
+
+    @Test
+    void missingInputDataIsRecomputedAndTheTaskRescheduled() {
+        submit(List.of(List.of("x"), List.of("y")), List.of("x", "y"));
+        finish(a, "x", 8);
+        finish(b, "y", 8);
+        submit(List.of(List.of("z", "x", "y")), List.of("z"));
+        TaskState z = state.tx.tasks.get("z");
+        WorkerState runner = z.processingOn;
+        WorkerState other = runner == a ? b : a;
+        String dep = runner == a ? "y" : "x";
+        state.onWorkerMessage(runner, Message.of(Ops.MISSING_DATA, Map.of("key", "z", "run", z.runId, "dep", dep,
+                "from", other.id)), 0);
+        state.assign();
+        assertThat(status(dep)).isEqualTo(TaskStatus.PROCESSING);
+        assertThat(status("z")).isEqualTo(TaskStatus.WAITING);
+    }
+
+    @Test
+    void workersThatMissTheirHeartbeatsAreReported() {
+        state.onWorkerMessage(a, Message.of(Ops.HEARTBEAT), 5_000_000_000L);
+        assertThat(state.silentWorkers(6_000_000_000L, 2_000_000_000L)).containsExactly(b);
+    }
+
+    @Test
+    void theSnapshotCountsTasksPerState() {
+        submit(List.of(List.of("x"), List.of("y", "x")), List.of("y"));
+        SchedulerSnapshot s = state.snapshot(0, 0);
+        assertThat(s.count(TaskStatus.PROCESSING)).isEqualTo(1);
+        assertThat(s.count(TaskStatus.WAITING)).isEqualTo(1);
+        assertThat(s.workers()).hasSize(2);
+        assertThat(s.clients()).isEqualTo(1);
+    }
+}

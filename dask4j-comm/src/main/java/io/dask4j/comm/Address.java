@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * A parsed comm address, {@code scheme://location}: {@code tcp://127.0.0.1:8786}, {@code tcp://[::1]:0},
- * {@code inproc://scheduler-1}, {@code mpi://3}.
+ * {@code inproc://scheduler-1}, {@code mpi://3}, {@code mpi://3:7} (rank 3, port 7: one rank may listen on
+ * several mpi addresses, told apart by port).
  *
  * <p>Immutable and thread-safe. {@link #parse} and {@link #toString} round-trip: {@code
  * Address.parse(a.toString()).equals(a)}. A malformed address raises {@link IllegalArgumentException}
@@ -70,12 +71,13 @@ public record Address(String scheme, String location) {
         return Integer.parseInt(location.substring(colon + 1));
     }
 
-    /** The rank of an {@code mpi://rank} address. */
+    /** The rank of an {@code mpi://rank[:port]} address. */
     public int rank() {
         if (!scheme.equals("mpi")) {
             throw new IllegalArgumentException("address " + this + " is not an mpi:// address");
         }
-        return Integer.parseInt(location);
+        int colon = location.indexOf(':');
+        return Integer.parseInt(colon < 0 ? location : location.substring(0, colon));
     }
 
     @Override
@@ -88,8 +90,8 @@ public record Address(String scheme, String location) {
         switch (scheme) {
             case "tcp" -> validateHostPort(text, location);
             case "mpi" -> {
-                if (!location.matches("\\d{1,9}")) {
-                    throw new IllegalArgumentException("bad mpi address '" + text + "': expected mpi://<rank>");
+                if (!location.matches("\\d{1,9}(:\\d{1,9})?")) {
+                    throw new IllegalArgumentException("bad mpi address '" + text + "': expected mpi://<rank>[:<port>]");
                 }
             }
             case "inproc" -> {

@@ -11,7 +11,7 @@ class AddressTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp://127.0.0.1:8786", "tcp://[::1]:0", "tcp://[fe80::1]:65535", "tcp://example.org:1",
-            "inproc://scheduler-1", "inproc://*", "mpi://3", "ucx://anything"})
+            "inproc://scheduler-1", "inproc://*", "mpi://3", "mpi://3:17", "ucx://anything"})
     void parseAndFormatRoundTrip(String text) {
         Address a = Address.parse(text);
         assertThat(a.toString()).isEqualTo(text);
@@ -32,11 +32,12 @@ class AddressTest {
         assertThat(Address.parse("localhost:99")).isEqualTo(Address.tcp("localhost", 99));
         assertThat(Address.parse("TCP://h:1").scheme()).isEqualTo("tcp");
         assertThat(Address.mpi(7).rank()).isEqualTo(7);
+        assertThat(Address.parse("mpi://7:3").rank()).isEqualTo(7);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "tcp://", "tcp://host", "tcp://host:99999", "tcp://host:-1", "tcp://:80", "tcp://::1:80",
-            "tcp://[::1]80", "tcp://[::1", "mpi://x", "mpi://", "inproc://", "inproc://a b", "b@d://x"})
+            "tcp://[::1]80", "tcp://[::1", "mpi://x", "mpi://", "mpi://1:", "mpi://1:x", "inproc://", "inproc://a b", "b@d://x"})
     void badAddressesAreRejectedNamingThem(String text) {
         assertThatThrownBy(() -> Address.parse(text)).isInstanceOf(IllegalArgumentException.class);
     }

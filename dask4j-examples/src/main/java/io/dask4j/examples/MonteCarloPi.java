@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
  * through the client); the client only fetches the final count.
  *
  * <pre>
- * mpirun -np 5 java --enable-native-access=ALL-UNNAMED --class-path "$(./dask4j classpath)" \
+ * mpirun -np 5 java --enable-native-access=ALL-UNNAMED --class-path "$(./dask4j classpath):dask4j-examples/target/dask4j-examples-0.1.0-SNAPSHOT.jar" \
  *     io.dask4j.examples.MonteCarloPi [SAMPLES_PER_TASK] [TASKS]
  * </pre>
  * Under mpirun, rank 0 is the scheduler, rank 1 runs this main() past {@link MpiCluster#initialize} and

@@ -39,7 +39,7 @@ public final class Quickstart {
             System.out.println("z = " + out.get("z"));                              // 40
 
             // A distributed array: chunks live on the workers and move between them as raw frames.
-            DArray x = DArrays.random(2_000, ChunkSpec.of(500), 42).persist(client);
+            DArray x = DArrays.random(2_000, 2_000, ChunkSpec.of(500), 42).persist(client);
             double total = x.add(x.T()).transpose().sum().compute(client);
             System.out.printf("sum of (x + x.T).T = %.6f over %s%n", total, x);
         }

@@ -171,7 +171,9 @@ final class ClusterRank {
 
     private WorkerConfig workerConfig(String tcpHost) {
         List<Address> listen = new ArrayList<>();
-        if (options.protocol() == MpiProtocol.MPI && layout.hasScheduler()) {
+        // mpi://<rank> has no ports: one listener per rank, so a worker sharing the scheduler's rank
+        // (non-exclusive layout) listens on TCP; its peers reach it there.
+        if (options.protocol() == MpiProtocol.MPI && layout.hasScheduler() && rank != layout.schedulerRank()) {
             listen.add(Address.mpi(rank));
         }
         if (listen.isEmpty() || options.tcpListener()) {

@@ -166,6 +166,16 @@ public final class MpiCluster {
             }
             exit(e.code());
             throw e;
+        } catch (RuntimeException e) {
+            // Failed on this rank only (e.g. an MPI error in a start-up collective): others may be waiting for
+            // it, so end the whole job rather than leave them hanging.
+            io.dask4j.mpi.MpiRuntime mpi = io.dask4j.mpi.MpiRuntime.current();
+            if (mpi == null) {
+                System.err.println("dask4j: start-up failed: " + e);
+                exit(1);
+            }
+            JobAbort.abort(mpi, mpi.rank(), "rank " + mpi.rank() + ": start-up failed: " + e, e);
+            throw e;
         }
     }
 

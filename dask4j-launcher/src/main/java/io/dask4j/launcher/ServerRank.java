@@ -84,8 +84,8 @@ final class ServerRank {
                     code = late.getAsInt();
                     break;
                 }
-                if (rank.scheduler != null) {
-                    SchedulerSnapshot now = rank.scheduler.snapshot();
+                SchedulerSnapshot now = rank.scheduler != null ? snapshot() : null;
+                if (now != null) {
                     List<String> lost = lostWorkers(expected, now);
                     if (!lost.isEmpty()) {
                         rank.abort("worker " + String.join(", ", lost) + " of this job was lost (its process died or"
@@ -95,8 +95,11 @@ final class ServerRank {
                         if (now.clients() > 0) {
                             clientSeen = true;
                         } else if (clientSeen) {
-                            LOG.info("the client (rank {}) disconnected", layout.clientRank());
-                            code = ControlChannel.CLIENT_EXITED;
+                            // A client closes before it says CLIENT_DONE: wait for that word before
+                            // concluding that its process went away on its own.
+                            OptionalInt done = rank.control.await(signalSource, signalTag, GRACE.toMillis(), 50);
+                            code = done.orElse(ControlChannel.CLIENT_EXITED);
+                            LOG.info("the client (rank {}) disconnected (code {})", layout.clientRank(), code);
                             break;
                         }
                     }
@@ -171,6 +174,16 @@ final class ServerRank {
             stopRoles();
         } catch (RuntimeException e) {
             LOG.debug("stopping after a signal", e);
+        }
+    }
+
+    /** The scheduler's state, or null if its event loop is too busy to answer now (checked again later). */
+    private SchedulerSnapshot snapshot() {
+        try {
+            return rank.scheduler.snapshot();
+        } catch (IllegalStateException busy) {
+            LOG.debug("no scheduler snapshot this time", busy);
+            return null;
         }
     }
 

@@ -10,6 +10,7 @@ import io.dask4j.mpi.engine.ProgressEngine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -186,8 +187,9 @@ public final class MpiRuntime implements AutoCloseable {
     }
 
     /**
-     * Aborts every mpi comm of this process, stops the engine and calls MPI_Finalize (which waits for the
-     * other ranks to finalize too; bounded to 30 s). Idempotent; also run at JVM exit.
+     * Aborts every mpi comm of this process, meets the other ranks at a barrier (bounded to 10 s), stops the
+     * engine and calls MPI_Finalize (which waits for the other ranks to finalize too; bounded to 30 s).
+     * Collective like MPI_Finalize: every rank must call it (or exit). Idempotent; also run at JVM exit.
      */
     @Override
     public void close() {
@@ -207,6 +209,16 @@ public final class MpiRuntime implements AutoCloseable {
             closed = true;
         }
         transport.shutdown("MPI is shutting down");
+        // MPI_Finalize is collective anyway: meet the other ranks first while the engine still drains their
+        // last CLOSE/ABORT messages, so that none is left unmatched (UCX warns about those).
+        try {
+            if (engine.failure() == null) {
+                barrier(Duration.ofSeconds(10));
+            }
+            engine.await(() -> false, TimeUnit.MILLISECONDS.toNanos(2));
+        } catch (MpiException | IllegalStateException e) {
+            // another rank is gone or late: finalize anyway
+        }
         engine.close();
         Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> {
             if (!mpi.finalized()) {

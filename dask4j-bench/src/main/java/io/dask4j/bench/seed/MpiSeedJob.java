@@ -28,7 +28,8 @@ final class MpiSeedJob {
     }
 
     static SeedResult launch(SeedBenchCommand cmd) throws Exception {
-        if (cmd.mpiLogs == null) {
+        boolean ownLogs = cmd.mpiLogs == null;
+        if (ownLogs) {
             cmd.mpiLogs = Files.createTempDirectory("dask4j-seed-mpi-");
         }
         List<String> command = command(cmd);
@@ -56,7 +57,21 @@ final class MpiSeedJob {
                     + "; rank logs in " + cmd.mpiLogs);
             return null;
         }
+        if (ownLogs) {
+            deleteQuietly(cmd.mpiLogs);   // a successful run needs no rank logs; a failed one keeps them
+        }
         return result;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (java.io.IOException ignored) {
+            // leftover logs in the temporary directory are harmless
+        }
     }
 
     /** The mpirun command line: workers + 2 ranks of this JVM's java running this command with --in-mpi-job. */
@@ -69,11 +84,19 @@ final class MpiSeedJob {
             default -> throw new IllegalArgumentException("unknown --mpi '" + cmd.mpi + "': expected openmpi or mpich");
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        line.addAll(List.of("-np", Integer.toString(cmd.workers + 2), java));
+        int ranks = cmd.workers + 2;
+        line.addAll(List.of("-np", Integer.toString(ranks), java));
         line.addAll(cmd.workerJvmArgs());
-        // --protocol is not last: Open MPI 4.1's mpirun fails when a java command line ends with the word "tcp".
+        if (!cmd.mpiEngineDefaults && ranks > Runtime.getRuntime().availableProcessors()
+                && cmd.jvmArgs.stream().noneMatch(a -> a.startsWith("-Ddask4j.mpi."))) {
+            // More ranks than cores: a spinning progress engine (or a spinning waiter) takes the core a task
+            // needs (DESIGN.md §5: never more busy threads than cores), so idle ranks park at once instead.
+            line.addAll(List.of("-Ddask4j.mpi.callerSpinMicros=0", "-Ddask4j.mpi.spins=0", "-Ddask4j.mpi.yields=0"));
+        }
+        // The protocol goes in upper case: Open MPI 4.1's mpirun takes any java argument ending in "cp" (such
+        // as "tcp") for a class path flag and rewrites the argument after it (prepends the working directory).
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), SeedBenchCommand.class.getName(),
-                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol,
+                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol.toUpperCase(Locale.ROOT),
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
                 "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed)));
@@ -84,7 +107,8 @@ final class MpiSeedJob {
     static int runRank(SeedBenchCommand cmd, SeedWorkload workload) throws Exception {
         MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.protocol))
                 .withThreads(1).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
-        SeedResult result = MpiCluster.execute(options, client -> workload.run(client, "mpi", MpiCluster.workerRanks().size()));
+        String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
+        SeedResult result = MpiCluster.execute(options, client -> workload.run(client, label, MpiCluster.workerRanks().size()));
         System.out.println(RESULT_PREFIX + result.toJson());
         System.out.flush();
         return 0;

@@ -84,7 +84,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--backend must be inproc or tcp");
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
-                .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m"));
+                .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m", LocalCluster.OPEN_LAMBDAS));
         List<Result> results = new ArrayList<>();
         try (LocalCluster cluster = builder.start(); Client client = cluster.client()) {
             results.add(measure("map", n, () -> map(client)));

@@ -109,12 +109,26 @@ final class MsgpackReader {
 
     private String str(int n) {
         byte[] bytes = bytes(n);
+        // Keys, ops and task names are ASCII: take the cheap path (no decoder object per string, which
+        // showed at the top of the scheduler's profile) and keep strict checking for everything else.
+        if (isAscii(bytes)) {
+            return new String(bytes, StandardCharsets.ISO_8859_1);
+        }
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             throw new ProtocolException("msgpack string is not valid UTF-8", e);
         }
+    }
+
+    private static boolean isAscii(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private byte[] bin(int n) {

@@ -78,6 +78,31 @@ class MpiClusterJobsTest {
         assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
     }
 
+    /** Non-exclusive layout: two ranks, each also a worker (the one on the scheduler's rank listens on TCP). */
+    @org.junit.jupiter.api.Test
+    void withSharedRanksTwoRanksRunSchedulerClientAndTwoWorkers() throws Exception {
+        LauncherJob.assumeInstalled(Impl.MPICH);
+        Result r = LauncherJob.start(Impl.MPICH, 2, dir, RolesMain.class, "shared", "mpi", "logs").await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("roles=[CLIENT, WORKER] workers=[0, 1]").contains("TASK RANKS [0, 1]");
+        assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("role scheduler+worker (worker-0)");
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 2)).isEmpty();
+    }
+
+    /** System.exit in main: the scheduler rank hears the client is gone and every rank still ends cleanly. */
+    @org.junit.jupiter.api.Test
+    void aClientThatCallsSystemExitStillEndsEveryRankPromptly() throws Exception {
+        LauncherJob.assumeInstalled(Impl.MPICH);
+        Result r = LauncherJob.start(Impl.MPICH, 3, dir, RolesMain.class, "exit", "mpi", "logs").await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isEqualTo(3);
+        assertThat(r.output()).contains("RESULT 338350");
+        assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("finished (exit code 0)");
+        assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("finished (exit code 0)");
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(Impl.class)
     void tooFewRanksEndEveryRankNonZeroWithOneClearMessage(Impl impl) throws Exception {
@@ -134,5 +159,36 @@ class MpiClusterJobsTest {
         assertThat(r.exitCode()).as(r.output()).isNotEqualTo(-999);
         assertThat(file).doesNotExist();
         assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
+    }
+
+    /** dask4j mpi --no-scheduler: a second job's workers join over TCP and stop (exit 0) when the scheduler goes. */
+    @org.junit.jupiter.api.Test
+    void workersOfANoSchedulerJobJoinARunningClusterAndStopWhenItsSchedulerGoes() throws Exception {
+        LauncherJob.assumeInstalled(Impl.MPICH);
+        Path file = dir.resolve("scheduler.json");
+        Path first = Files.createDirectories(dir.resolve("first"));
+        Path second = Files.createDirectories(dir.resolve("second"));
+        LauncherJob cluster = LauncherJob.start(Impl.MPICH, 2, first, MpiServeMain.class, "--scheduler-file", file.toString(),
+                "--log-dir", first.resolve("logs").toString());
+        assertThat(cluster.awaitText(first.resolve("logs/rank-0.log"), "cluster running", JOB_SECONDS)).as(cluster.output()).isTrue();
+        LauncherJob extra = LauncherJob.start(Impl.MPICH, 2, second, MpiServeMain.class, "--no-scheduler", "--scheduler-file",
+                file.toString(), "--log-dir", second.resolve("logs").toString(), "--name", "extra");
+        assertThat(extra.awaitText(second.resolve("logs/rank-0.log"), "cluster running", JOB_SECONDS)).as(extra.output()).isTrue();
+        assertThat(extra.awaitText(second.resolve("logs/rank-1.log"), "cluster running", JOB_SECONDS)).as(extra.output()).isTrue();
+
+        SchedulerFiles.Content content = SchedulerFiles.read(file, Duration.ofSeconds(5));
+        try (Client client = Client.connect(content.tcpAddress(), CommOptions.defaults())) {
+            assertThat(OutsideClientMain.compute(client)).startsWith("sum=338350 tree=338350");
+        }
+        assertThat(Files.readString(first.resolve("logs/rank-0.log"))).contains("worker mpi://1 registered")
+                .containsPattern("worker tcp://127.0.0.1:\\d+ registered");
+
+        cluster.process.destroy();
+        assertThat(cluster.await(30).exitCode()).isNotEqualTo(-999);
+        Result r = extra.await(30);
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("went away; worker extra-0 stops");
+        assertThat(LauncherJob.survivors(first.resolve("logs"), 2)).isEmpty();
+        assertThat(LauncherJob.survivors(second.resolve("logs"), 2)).isEmpty();
     }
 }

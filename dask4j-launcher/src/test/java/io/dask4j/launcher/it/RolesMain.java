@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
  * not last: Open MPI 4.1's mpirun crashes when a java command line ends with the word {@code tcp}). Every mode
  * computes squares on the workers, prints {@code RESULT <sum>} and {@code TASK RANKS [<ranks that ran
  * tasks>]} from the client rank, then: {@code ok} returns from main, {@code throw} throws, {@code
- * execute} uses {@link MpiCluster#execute}, {@code exit} calls System.exit(3), {@code wait} prints {@code WAITING} and sleeps (for a test
+ * execute} uses {@link MpiCluster#execute}, {@code shared} puts workers on the scheduler and client ranks too, {@code exit} calls System.exit(3), {@code wait} prints {@code WAITING} and sleeps (for a test
  * that kills a worker rank).
  */
 public final class RolesMain {
@@ -28,6 +28,9 @@ public final class RolesMain {
         String mode = args[0];
         MpiClusterOptions options = MpiClusterOptions.defaults().withLogDirectory(Path.of(args[2]))
                 .withProtocol(MpiProtocol.parse(args[1])).withThreads(2);
+        if (mode.equals("shared")) {
+            options = options.withExclusiveWorkers(false);
+        }
         if (mode.equals("execute")) {
             long sum = MpiCluster.execute(options, RolesMain::compute);
             System.out.println("EXECUTE RETURNED " + sum);

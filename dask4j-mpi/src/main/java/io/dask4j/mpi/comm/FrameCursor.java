@@ -14,6 +14,8 @@ final class FrameCursor {
     final MemorySegment[] targets;
     int frame;
     long offset;
+    /** A chunk of another size than announced arrived: the peer broke the protocol. */
+    boolean corrupt;
 
     FrameCursor(MpiComm comm, IncomingMessage message, long[] lengths, MemorySegment[] targets) {
         this.comm = comm;
@@ -31,6 +33,7 @@ final class FrameCursor {
     MemorySegment next(long bytes) {
         long expected = Math.min(MpiTransport.CHUNK_BYTES, lengths[frame] - offset);
         MemorySegment target = targets[frame];
+        corrupt |= bytes != expected;
         MemorySegment slice = target == null || bytes != expected ? null : target.asSlice(offset, bytes);
         offset += expected;
         if (offset >= lengths[frame]) {

@@ -120,7 +120,7 @@ public final class MpiTransport implements InboundRouter {
         throw new CommClosedException("no answer from " + address + " within " + timeout);
     }
 
-    /** A listener on this rank's address {@code mpi://<rank>}; not started. */
+    /** A listener on one of this rank's addresses, {@code mpi://<rank>[:<port>]}; not started. */
     public Listener listener(Address address, CommOptions options, Consumer<Comm> onAccept) {
         int[] target = parse(address);
         if (target[0] != rank) {
@@ -165,7 +165,7 @@ public final class MpiTransport implements InboundRouter {
             target = Integer.parseInt(colon < 0 ? location : location.substring(0, colon));
             port = colon < 0 ? 0 : Integer.parseInt(location.substring(colon + 1));
         } catch (NumberFormatException e) {
-            throw new FatalCommClosedException("bad mpi address " + address + ": expected mpi://<rank>");
+            throw new FatalCommClosedException("bad mpi address " + address + ": expected mpi://<rank>[:<port>]");
         }
         if (target < 0 || target >= size) {
             throw new FatalCommClosedException("no rank " + target + " in this MPI job of " + size + " ranks: " + address);
@@ -287,6 +287,9 @@ public final class MpiTransport implements InboundRouter {
         }
         if (posted) {
             cursor.message.receivePosted();
+        }
+        if (cursor.corrupt && cursor.comm != null) {
+            cursor.comm.onPeerAborted("protocol error from " + cursor.comm.peerAddress() + ": frame of unexpected size");
         }
         if (cursor.done()) {
             cursors[source] = null;

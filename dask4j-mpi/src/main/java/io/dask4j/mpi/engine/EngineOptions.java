@@ -6,47 +6,68 @@ import java.time.Duration;
  * Tuning of the {@link ProgressEngine}.
  *
  * @param spins idle passes that only call {@code Thread.onSpinWait()} before yielding
- * @param yields idle passes that yield before parking
+ * @param yieldNanos how long after the last work the engine keeps yielding (not parking): replies to a
+ *     message just sent or received usually come within this window, and a yield gives the CPU to any
+ *     thread that wants it while a park costs ~100 us to come back from on a small VM
  * @param minParkNanos first park of the backoff (doubles at each idle pass up to the cap)
  * @param maxParkNanos the park cap: an idle rank wakes about this often, so it bounds the latency of a
  *     message that arrives while nobody waits for it, and sets the idle CPU (this VM's park has a ~100 us
  *     floor, DESIGN.md §5)
+ * @param deepIdleNanos after this long without any work, the park cap rises to {@code deepParkNanos}
+ * @param deepParkNanos the park cap of a rank that has been quiet for {@code deepIdleNanos}: bounds the
+ *     extra latency of the first message that reaches a quiet rank while no local thread waits actively
  * @param pureSpin never park nor yield (latency-critical jobs with a core per rank to spare)
  * @param callerSpinNanos how long a platform thread that waits for a reply drives progress itself
  *     (caller-runs) before it parks and leaves progress to the engine thread; 0 disables caller-runs
  * @param eagerBytes messages up to this size are received with a blocking MPI_Mrecv into scratch memory
  */
-public record EngineOptions(int spins, int yields, long minParkNanos, long maxParkNanos, boolean pureSpin,
-                            long callerSpinNanos, int eagerBytes) {
+public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long maxParkNanos, long deepIdleNanos,
+                            long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes) {
 
     public EngineOptions {
-        if (spins < 0 || yields < 0 || minParkNanos <= 0 || maxParkNanos < minParkNanos || callerSpinNanos < 0
-                || eagerBytes < 64) {
-            throw new IllegalArgumentException("bad engine options: " + spinsText(spins, yields, minParkNanos, maxParkNanos));
+        if (spins < 0 || yieldNanos < 0 || minParkNanos <= 0 || maxParkNanos < minParkNanos || deepParkNanos < maxParkNanos
+                || deepIdleNanos < 0 || callerSpinNanos < 0 || eagerBytes < 64) {
+            throw new IllegalArgumentException("bad engine options: " + spinsText(spins, yieldNanos, minParkNanos, maxParkNanos)
+                    + " deepParkNanos=" + deepParkNanos);
         }
     }
 
-    /** Defaults, overridable by system properties {@code dask4j.mpi.spins}, {@code .yields}, {@code .maxParkMicros},
-     * {@code .pureSpin}, {@code .callerSpinMicros}. */
+    /**
+     * Defaults (50 spins, yield for 100 us, park 1 us doubling to 1 ms, 20 ms after 1 s of quiet, caller-runs for
+     * 200 us), overridable by system properties {@code dask4j.mpi.spins}, {@code .yieldMicros}, {@code
+     * .maxParkMicros}, {@code .deepIdleMillis}, {@code .deepParkMicros}, {@code .pureSpin}, {@code
+     * .callerSpinMicros}.
+     */
     public static EngineOptions defaults() {
-        return new EngineOptions(Integer.getInteger("dask4j.mpi.spins", 50), Integer.getInteger("dask4j.mpi.yields", 5),
-                1_000, Long.getLong("dask4j.mpi.maxParkMicros", 1_000) * 1_000, Boolean.getBoolean("dask4j.mpi.pureSpin"),
-                Long.getLong("dask4j.mpi.callerSpinMicros", 200) * 1_000, 4096);
+        long maxPark = Long.getLong("dask4j.mpi.maxParkMicros", 1_000) * 1_000;
+        return new EngineOptions(Integer.getInteger("dask4j.mpi.spins", 50), Long.getLong("dask4j.mpi.yieldMicros", 100) * 1_000,
+                Math.min(1_000, maxPark), maxPark, Long.getLong("dask4j.mpi.deepIdleMillis", 1_000) * 1_000_000,
+                Math.max(maxPark, Long.getLong("dask4j.mpi.deepParkMicros", 20_000) * 1_000),
+                Boolean.getBoolean("dask4j.mpi.pureSpin"), Long.getLong("dask4j.mpi.callerSpinMicros", 200) * 1_000, 4096);
     }
 
     public EngineOptions withMaxPark(Duration cap) {
-        return new EngineOptions(spins, yields, Math.min(minParkNanos, cap.toNanos()), cap.toNanos(), pureSpin, callerSpinNanos, eagerBytes);
+        long nanos = cap.toNanos();
+        return new EngineOptions(spins, yieldNanos, Math.min(minParkNanos, nanos), nanos, deepIdleNanos,
+                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes);
+    }
+
+    public EngineOptions withDeepIdle(Duration after, Duration cap) {
+        return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, after.toNanos(), cap.toNanos(), pureSpin,
+                callerSpinNanos, eagerBytes);
     }
 
     public EngineOptions withPureSpin(boolean spin) {
-        return new EngineOptions(spins, yields, minParkNanos, maxParkNanos, spin, callerSpinNanos, eagerBytes);
+        return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, spin,
+                callerSpinNanos, eagerBytes);
     }
 
     public EngineOptions withCallerSpin(Duration spin) {
-        return new EngineOptions(spins, yields, minParkNanos, maxParkNanos, pureSpin, spin.toNanos(), eagerBytes);
+        return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, pureSpin,
+                spin.toNanos(), eagerBytes);
     }
 
-    private static String spinsText(int spins, int yields, long minPark, long maxPark) {
-        return "spins=" + spins + " yields=" + yields + " minParkNanos=" + minPark + " maxParkNanos=" + maxPark;
+    private static String spinsText(int spins, long yieldNanos, long minPark, long maxPark) {
+        return "spins=" + spins + " yieldNanos=" + yieldNanos + " minParkNanos=" + minPark + " maxParkNanos=" + maxPark;
     }
 }

@@ -54,6 +54,8 @@ public final class ProgressEngine implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentLinkedQueue<Outbound> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger drivers = new AtomicInteger();
+    /** Threads parked in {@link #await}: while some wait, the engine thread yields longer before parking. */
+    private final AtomicInteger parkedWaiters = new AtomicInteger();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment flag;
     private final MemorySegment outCount;
@@ -188,15 +190,20 @@ public final class ProgressEngine implements AutoCloseable {
             }
         }
         // Parking: the engine thread takes over progress; whoever makes done true unparks us.
-        wakeUp();
-        while (!done.getAsBoolean()) {
-            long left = timeoutNanos - (System.nanoTime() - start);
-            if (left <= 0) {
-                return false;
+        parkedWaiters.incrementAndGet();
+        try {
+            wakeUp();
+            while (!done.getAsBoolean()) {
+                long left = timeoutNanos - (System.nanoTime() - start);
+                if (left <= 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(this, Math.min(left, SAFETY_PARK_NANOS));
             }
-            LockSupport.parkNanos(this, Math.min(left, SAFETY_PARK_NANOS));
+            return true;
+        } finally {
+            parkedWaiters.decrementAndGet();
         }
-        return true;
     }
 
     /**
@@ -389,14 +396,14 @@ public final class ProgressEngine implements AutoCloseable {
                 idler.reset();
             } else if (busyRequests > 0) {
                 Thread.yield(); // a large transfer is in flight: keep it moving
-            } else if (idler.willPark()) {
+            } else if (idler.willPark(parkedWaiters.get() > 0)) {
                 sleeping = true;
                 if (queue.isEmpty() && running) {
-                    idler.idle(this);
+                    idler.idle(this, false);
                 }
                 sleeping = false;
             } else {
-                idler.idle(this);
+                idler.idle(this, parkedWaiters.get() > 0);
             }
         }
     }

@@ -77,16 +77,18 @@ final class GraphEncoder {
 
     /** Adds a task; {@code identity} is the user's function object (the cache key for its bytes). */
     void add(String key, Object identity, TaskFunction<?> fn, Object[] taskArgs) {
-        Set<String> found = new LinkedHashSet<>();
+        Set<String> found = Set.of();
         Object[] encoded = taskArgs;
         if (Arguments.mayHoldReferences(taskArgs)) {
+            Set<String> refs = new LinkedHashSet<>();
+            found = refs;
             encoded = (Object[]) Arguments.replace(taskArgs, DaskFuture.class, f -> {
-                found.add(f.key());
+                refs.add(f.key());
                 return new KeyRef(f.key());
             });
             Arguments.visit(encoded, v -> {
                 if (v instanceof KeyRef r) {
-                    found.add(r.key());
+                    refs.add(r.key());
                 }
             });
         }

@@ -37,6 +37,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+    /** Lets Kryo rebuild serialized lambdas through SerializedLambda#readResolve (else it warns and falls back). */
+    public static final String OPEN_LAMBDAS = "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED";
 
     private final Scheduler scheduler;
     private final List<Worker> workers = new ArrayList<>();
@@ -56,7 +58,8 @@ public final class LocalCluster implements AutoCloseable {
         private CommOptions options = CommOptions.defaults();
         private int allowedFailures = 3;
         private Duration heartbeatTimeout = Duration.ofSeconds(30);
-        private List<String> jvmArgs = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+        // Full JIT by default: worker processes run user kernels, so C2 matters more than start-up time.
+        private List<String> jvmArgs = List.of("-XX:+UseSerialGC", OPEN_LAMBDAS);
 
         public Builder workers(int n) {
             this.workers = n;
@@ -105,7 +108,7 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
-        /** JVM options of worker processes (default: SerialGC and C1 only, for a fast start). */
+        /** JVM options of worker processes (default: SerialGC and C1 only, for a fast start, plus {@link #OPEN_LAMBDAS}). */
         public Builder jvmArgs(List<String> args) {
             this.jvmArgs = List.copyOf(args);
             return this;

@@ -18,9 +18,10 @@ import java.util.Map;
 
 /**
  * The scheduler file: JSON naming where a scheduler listens, {@code {"address": "tcp://...",
- * "addresses": [...], "pid": 123}}. Written atomically (a temporary file renamed into place) once the
- * scheduler listens, so a reader never sees half a file; deleted when the scheduler closes, so a
- * stale file from an earlier run is rare (and its pid tells it apart). Stateless and thread-safe.
+ * "addresses": [...], "pid": 123, "host": "node1"}}. Written atomically (a temporary file renamed into
+ * place) once the scheduler listens, so a reader never sees half a file; deleted when the scheduler
+ * closes. A stale file left by a scheduler that died (its pid no longer runs on this host) is ignored
+ * while waiting for a fresh one, so workers are not sent to a dead scheduler. Stateless, thread-safe.
  */
 public final class SchedulerFile {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,6 +34,7 @@ public final class SchedulerFile {
         content.put("address", addresses.getFirst().toString());
         content.put("addresses", addresses.stream().map(Address::toString).toList());
         content.put("pid", ProcessHandle.current().pid());
+        content.put("host", hostName());
         try {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
@@ -64,20 +66,52 @@ public final class SchedulerFile {
                 if (out.isEmpty()) {
                     throw new IllegalArgumentException("scheduler file " + file + " names no address");
                 }
+                if (isStale(node)) {
+                    // Left behind by a scheduler that died without cleaning up: wait for a fresh one.
+                    if (System.nanoTime() - deadline >= 0) {
+                        throw new IllegalStateException("scheduler file " + file + " is stale: its scheduler (pid "
+                                + node.get("pid").asLong() + " on this host) is not running");
+                    }
+                    sleep(file);
+                    continue;
+                }
                 return out;
             } catch (NoSuchFileException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw new IllegalStateException("scheduler file " + file + " did not appear within " + timeout);
                 }
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for " + file);
-                }
+                sleep(file);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read scheduler file " + file, e);
             }
+        }
+    }
+
+    /** True if the file names a process on this host (same host name) that no longer runs. */
+    private static boolean isStale(JsonNode node) {
+        if (!node.has("pid") || !node.has("host")) {
+            return false;
+        }
+        if (!node.get("host").asText().equals(hostName())) {
+            return false;
+        }
+        return ProcessHandle.of(node.get("pid").asLong()).map(p -> !p.isAlive()).orElse(true);
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    private static void sleep(Path file) {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + file);
         }
     }
 

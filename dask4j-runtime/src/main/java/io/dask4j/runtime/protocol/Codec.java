@@ -37,8 +37,14 @@ public final class Codec {
         return Serialization.decode(s);
     }
 
-    /** Packs a value as {@code [codec][frame count][frame lengths][frame bytes]}. */
+    /**
+     * Packs a value as {@code [codec][frame count][frame lengths][frame bytes]}, or, for an argument
+     * array of plain numbers, strings and key references, in {@link SimpleArgs}' compact form.
+     */
     public static byte[] toBytes(Object value) {
+        if (SimpleArgs.fits(value)) {
+            return SimpleArgs.encode((Object[]) value);
+        }
         Serialized s = encode(value);
         byte[] codec = s.codec().getBytes(StandardCharsets.UTF_8);
         long total = 2 + codec.length + 4 + 8L * s.frames().size();
@@ -49,6 +55,10 @@ public final class Codec {
             throw new IllegalArgumentException("value too large to embed (" + total + " bytes): scatter it instead");
         }
         ByteBuffer out = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
+        if ((codec.length & 0xFF) == (SimpleArgs.MAGIC & 0xFF)) {
+            // The first byte tells the two forms apart; codec names are far shorter than this.
+            throw new IllegalStateException("codec name of " + codec.length + " bytes clashes with the compact form");
+        }
         out.putShort((short) codec.length).put(codec).putInt(s.frames().size());
         for (Frame f : s.frames()) {
             out.putLong(f.size());
@@ -61,6 +71,9 @@ public final class Codec {
     }
 
     public static Object fromBytes(byte[] bytes) {
+        if (bytes.length > 0 && bytes[0] == SimpleArgs.MAGIC) {
+            return SimpleArgs.decode(bytes);
+        }
         try {
             ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
             byte[] codec = new byte[in.getShort()];

@@ -38,6 +38,18 @@ class SchedulerFileTest {
     }
 
     @Test
+    @Timeout(10)
+    void aFileLeftByADeadSchedulerIsRecognisedAsStale() throws Exception {
+        Path file = dir.resolve("stale.json");
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        String host = java.net.InetAddress.getLocalHost().getHostName();
+        Files.writeString(file, "{\"address\": \"tcp://127.0.0.1:1\", \"pid\": " + gone.pid() + ", \"host\": \"" + host + "\"}");
+        assertThatThrownBy(() -> SchedulerFile.read(file, Duration.ofMillis(200)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("stale");
+    }
+
+    @Test
     void memorySizesParseAsPeopleWriteThem() {
         assertThat(MemorySize.parse("4GiB")).isEqualTo(4L << 30);
         assertThat(MemorySize.parse("500MB")).isEqualTo(500_000_000L);

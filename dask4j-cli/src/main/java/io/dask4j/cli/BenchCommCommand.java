@@ -28,6 +28,9 @@ final class BenchCommCommand implements Callable<Integer> {
     @Unmatched
     List<String> rest = new ArrayList<>();
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         List<String> args = new ArrayList<>(rest);
@@ -38,7 +41,7 @@ final class BenchCommCommand implements Callable<Integer> {
                 target = new CommBenchCommand();
                 args.addAll(0, List.of("--backend", backend));
             }
-            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown backend '" + backend + "': expected tcp, inproc or mpi");
         }
         return new CommandLine(target).execute(args.toArray(String[]::new));

@@ -87,12 +87,8 @@ final class MpiSeedJob {
         int ranks = cmd.workers + 2;
         line.addAll(List.of("-np", Integer.toString(ranks), java));
         line.addAll(cmd.workerJvmArgs());
-        if (!cmd.mpiEngineDefaults && ranks > Runtime.getRuntime().availableProcessors()
-                && cmd.jvmArgs.stream().noneMatch(a -> a.startsWith("-Ddask4j.mpi."))) {
-            // More ranks than cores: a spinning progress engine (or a spinning waiter) takes the core a task
-            // needs (DESIGN.md §5: never more busy threads than cores), so idle ranks park at once instead.
-            line.addAll(List.of("-Ddask4j.mpi.callerSpinMicros=0", "-Ddask4j.mpi.spins=0", "-Ddask4j.mpi.yields=0"));
-        }
+        // More ranks than cores: the progress engine sees it (OMPI_COMM_WORLD_LOCAL_SIZE / MPI_LOCALNRANKS) and
+        // parks instead of spinning, so that idle ranks leave the cores to the tasks (EngineOptions.defaults).
         // The protocol goes in upper case: Open MPI 4.1's mpirun takes any java argument ending in "cp" (such
         // as "tcp") for a class path flag and rewrites the argument after it (prepends the working directory).
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), SeedBenchCommand.class.getName(),

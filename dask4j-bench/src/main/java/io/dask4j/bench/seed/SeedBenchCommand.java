@@ -70,10 +70,6 @@ public final class SeedBenchCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "1800", description = "mpi backend: seconds before the job is killed (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
-    @Option(names = "--mpi-engine-defaults", description = "mpi backend: keep the progress engine's spinning defaults even "
-            + "when the ranks outnumber the cores (by default the bench then turns spinning off)")
-    boolean mpiEngineDefaults;
-
     @Option(names = "--mpi-logs", description = "mpi backend: directory for the ranks' logs rank-<r>.log (default: a new temporary one)")
     java.nio.file.Path mpiLogs;
 

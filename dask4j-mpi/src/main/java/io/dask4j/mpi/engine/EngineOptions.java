@@ -1,6 +1,7 @@
 package io.dask4j.mpi.engine;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Tuning of the {@link ProgressEngine}.
@@ -36,14 +37,34 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * Defaults (50 spins, yield for 100 us, park 1 us doubling to 1 ms, 20 ms after 1 s of quiet, caller-runs for
      * 200 us), overridable by system properties {@code dask4j.mpi.spins}, {@code .yieldMicros}, {@code
      * .maxParkMicros}, {@code .deepIdleMillis}, {@code .deepParkMicros}, {@code .pureSpin}, {@code
-     * .callerSpinMicros}.
+     * .callerSpinMicros}. When more ranks share this node than it has cores (as under {@code mpirun
+     * --oversubscribe} on a laptop), spinning, yielding and caller-runs default to off: a busy-waiting rank
+     * would take the core that another rank's tasks need.
      */
     public static EngineOptions defaults() {
+        return defaults(System.getenv(), Runtime.getRuntime().availableProcessors());
+    }
+
+    static EngineOptions defaults(Map<String, String> env, int cores) {
+        boolean oversubscribed = localRanks(env) > cores;
         long maxPark = Long.getLong("dask4j.mpi.maxParkMicros", 1_000) * 1_000;
-        return new EngineOptions(Integer.getInteger("dask4j.mpi.spins", 50), Long.getLong("dask4j.mpi.yieldMicros", 100) * 1_000,
+        return new EngineOptions(Integer.getInteger("dask4j.mpi.spins", oversubscribed ? 0 : 50),
+                Long.getLong("dask4j.mpi.yieldMicros", oversubscribed ? 0 : 100) * 1_000,
                 Math.min(1_000, maxPark), maxPark, Long.getLong("dask4j.mpi.deepIdleMillis", 1_000) * 1_000_000,
                 Math.max(maxPark, Long.getLong("dask4j.mpi.deepParkMicros", 20_000) * 1_000),
-                Boolean.getBoolean("dask4j.mpi.pureSpin"), Long.getLong("dask4j.mpi.callerSpinMicros", 200) * 1_000, 4096);
+                Boolean.getBoolean("dask4j.mpi.pureSpin"),
+                Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096);
+    }
+
+    /** Ranks of this job on this node, as the launcher tells it (Open MPI, MPICH's Hydra); 1 if unknown. */
+    static int localRanks(Map<String, String> env) {
+        for (String name : new String[]{"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+            String value = env.get(name);
+            if (value != null && value.matches("\\d{1,7}")) {
+                return Integer.parseInt(value);
+            }
+        }
+        return 1;
     }
 
     public EngineOptions withMaxPark(Duration cap) {

@@ -3,6 +3,7 @@ package io.dask4j.mpi.engine;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,5 +30,23 @@ class EngineOptionsTest {
     void inconsistentOptionsAreRejectedWithTheirValues() {
         assertThatThrownBy(() -> EngineOptions.defaults().withDeepIdle(Duration.ofSeconds(1), Duration.ofNanos(10)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deepParkNanos=10");
+    }
+
+    @Test
+    void moreRanksOnTheNodeThanCoresTurnsBusyWaitingOff() {
+        EngineOptions crowded = EngineOptions.defaults(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "5"), 2);
+        assertThat(crowded.spins()).isZero();
+        assertThat(crowded.yieldNanos()).isZero();
+        assertThat(crowded.callerSpinNanos()).isZero();
+        assertThat(EngineOptions.defaults(Map.of("MPI_LOCALNRANKS", "5"), 2).callerSpinNanos()).isZero();
+    }
+
+    @Test
+    void aRankPerCoreKeepsSpinningAndCallerRuns() {
+        EngineOptions roomy = EngineOptions.defaults(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "2"), 2);
+        assertThat(roomy.spins()).isPositive();
+        assertThat(roomy.callerSpinNanos()).isPositive();
+        assertThat(EngineOptions.localRanks(Map.of())).isEqualTo(1);
+        assertThat(EngineOptions.localRanks(Map.of("MPI_LOCALNRANKS", "x"))).isEqualTo(1);
     }
 }

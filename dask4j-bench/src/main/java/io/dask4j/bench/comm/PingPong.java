@@ -1,5 +1,6 @@
 package io.dask4j.bench.comm;
 
+import io.dask4j.bench.ByteSizes;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
@@ -23,7 +24,7 @@ final class PingPong {
         }
 
         String toRow() {
-            return String.format(Locale.ROOT, "%-7s %10s %8d %11.2f us %11.2f us %7.3f GB/s", backend, human(sizeBytes),
+            return String.format(Locale.ROOT, "%-7s %10s %8d %11.2f us %11.2f us %7.3f GB/s", backend, ByteSizes.human(sizeBytes),
                     iterations, medianUs, p99Us, bandwidthGBps());
         }
 
@@ -57,15 +58,5 @@ final class PingPong {
         if (pong.frameBytes() != size) {
             throw new IllegalStateException("echo returned " + pong.frameBytes() + " bytes instead of " + size);
         }
-    }
-
-    static String human(long bytes) {
-        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
-            return (bytes >> 20) + " MiB";
-        }
-        if (bytes >= 1024 && bytes % 1024 == 0) {
-            return (bytes >> 10) + " KiB";
-        }
-        return bytes + " B";
     }
 }

@@ -1,5 +1,6 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.bench.ByteSizes;
 import java.util.Locale;
 
 /**
@@ -22,21 +23,11 @@ record BenchResult(String backend, String mpi, String layer, long sizeBytes, int
 
     String toRow() {
         return String.format(Locale.ROOT, "%-4s %-8s %-8s %10s %8d %11.2f us %11.2f us %8.3f GB/s", backend, mpi, layer,
-                human(sizeBytes), iterations, medianUs, p99Us, bandwidthGBps());
+                ByteSizes.human(sizeBytes), iterations, medianUs, p99Us, bandwidthGBps());
     }
 
     static String header() {
         return String.format(Locale.ROOT, "%-4s %-8s %-8s %10s %8s %14s %14s %13s", "back", "mpi", "layer", "size", "rounds",
                 "one-way p50", "one-way p99", "bandwidth");
-    }
-
-    static String human(long bytes) {
-        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
-            return (bytes >> 20) + " MiB";
-        }
-        if (bytes >= 1024 && bytes % 1024 == 0) {
-            return (bytes >> 10) + " KiB";
-        }
-        return bytes + " B";
     }
 }

@@ -1,5 +1,8 @@
 package io.dask4j.mpi.engine;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -42,7 +45,29 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * would take the core that another rank's tasks need.
      */
     public static EngineOptions defaults() {
-        return defaults(System.getenv(), Runtime.getRuntime().availableProcessors());
+        return defaults(System.getenv(), nodeCores());
+    }
+
+    /**
+     * Cores of the whole node. Not {@code availableProcessors()}: mpirun binds each rank to its own core,
+     * and a rank that sees one core would take every job for an oversubscribed one.
+     */
+    static int nodeCores() {
+        try {
+            return onlineCpus(Files.readString(Path.of("/sys/devices/system/cpu/online")).strip());
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+    }
+
+    /** Counts the CPUs of a Linux cpu list such as {@code 0-3,8,10-11}. */
+    static int onlineCpus(String list) {
+        int count = 0;
+        for (String part : list.split(",")) {
+            int dash = part.indexOf('-');
+            count += dash < 0 ? 1 : Integer.parseInt(part.substring(dash + 1)) - Integer.parseInt(part.substring(0, dash)) + 1;
+        }
+        return count;
     }
 
     static EngineOptions defaults(Map<String, String> env, int cores) {

@@ -49,4 +49,12 @@ class EngineOptionsTest {
         assertThat(EngineOptions.localRanks(Map.of())).isEqualTo(1);
         assertThat(EngineOptions.localRanks(Map.of("MPI_LOCALNRANKS", "x"))).isEqualTo(1);
     }
+
+    @Test
+    void nodeCoresCountLinuxCpuListsNotTheAffinityMask() {
+        assertThat(EngineOptions.onlineCpus("0-1")).isEqualTo(2);
+        assertThat(EngineOptions.onlineCpus("0-3,8,10-11")).isEqualTo(7);
+        assertThat(EngineOptions.onlineCpus("0")).isEqualTo(1);
+        assertThat(EngineOptions.nodeCores()).isGreaterThanOrEqualTo(Runtime.getRuntime().availableProcessors());
+    }
 }

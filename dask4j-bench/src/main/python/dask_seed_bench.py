@@ -5,7 +5,8 @@
 
 Persists x = random((n, n)), waits for it, then times (x + x.T).transpose().sum() over several runs.
 Workers are separate processes with one thread each, as in the dask-mpi layout. Each run computes anew:
-compute() releases its result keys when it returns, so nothing is served from memory.
+compute() releases its result keys only asynchronously, so before the next run this waits until the
+scheduler holds nothing but x's chunks; otherwise an identical graph would be served from memory.
 """
 import argparse
 import json
@@ -14,6 +15,15 @@ import time
 
 import dask.array as da
 from distributed import Client, LocalCluster, wait
+
+
+def wait_until_only_x_is_held(client, x, timeout_s=60.0):
+    chunks = x.npartitions
+    deadline = time.monotonic() + timeout_s
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) > chunks:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the scheduler still holds the previous run's keys")
+        time.sleep(0.05)
 
 
 def main():
@@ -33,6 +43,7 @@ def main():
         wait(x)
         times, result = [], None
         for _ in range(args.runs):
+            wait_until_only_x_is_held(client, x)
             started = time.perf_counter()
             result = (x + x.T).transpose().sum().compute()
             times.append(time.perf_counter() - started)

@@ -20,8 +20,11 @@ import picocli.CommandLine.Option;
         description = "Run a real computation on a local cluster (over MPI when mpirun is found).")
 final class DemoCommand implements Callable<Integer> {
 
-    /** x alone is 8 n^2 bytes; with its transpose-sum intermediates and JVM overhead, about 4x that. */
-    private static final long BYTES_PER_ELEMENT_NEEDED = 32;
+    /**
+     * x alone is 8 n^2 bytes; each worker's heap is sized at twice its share plus slack (the seed bench's
+     * rule), so the job needs about 3x that.
+     */
+    private static final long BYTES_PER_ELEMENT_NEEDED = 24;
 
     @Option(names = "--local", description = "use a local tcp cluster even when mpirun is found")
     boolean local;
@@ -62,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
     private int sizeForMemory() {
         long physical = physicalMemoryBytes();
         int size = 20_000;
-        while (size > 2_000 && BYTES_PER_ELEMENT_NEEDED * size * size > physical / 2) {
+        while (size > 2_000 && BYTES_PER_ELEMENT_NEEDED * size * size > physical / 5 * 3) {
             size /= 2;
         }
         if (size < 20_000) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every benchmark the issues ask for, ours and the Python peer's (Debian python3-distributed), one after
+# another, on a quiet machine. Usage: dask4j-bench/run-all-benchmarks.sh [OUTPUT_DIR]; each run writes
+# OUTPUT_DIR/<name>.out (JSON lines) and OUTPUT_DIR/log.txt its exit code and duration.
+set -u
+cd "$(dirname "$0")/.."
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+out="${1:-bench-results}"; mkdir -p "$out"
+py=dask4j-bench/src/main/python
+run() { local name=$1; shift; echo "== $name: $*" >> "$out"/log.txt; local t0=$(date +%s); "$@" > "$out"/$name.out 2> "$out"/$name.err; echo "   rc=$? $(( $(date +%s)-t0 ))s" >> "$out"/log.txt; }
+./dask4j build
+uptime >> "$out"/log.txt
+for i in 1 2 3; do run comm-tcp-$i ./dask4j bench comm --backend tcp --json; done
+run comm-inproc-1 ./dask4j bench comm --backend inproc --json
+for i in 1 2; do run dask-comm-tcp-$i /usr/bin/python3 $py/dask_comm_bench.py --backend tcp --json; done
+run dask-comm-inproc-1 /usr/bin/python3 $py/dask_comm_bench.py --backend inproc --json
+for m in openmpi mpich; do for i in 1 2 3; do run comm-mpi-$m-$i ./dask4j bench comm --backend mpi --mpi $m --json; done; done
+for i in 1 2 3; do run tasks-tcp-$i ./dask4j bench tasks --backend tcp --workers 2 --threads 1 --n 100000 --json; done
+run tasks-inproc-1 ./dask4j bench tasks --backend inproc --workers 2 --threads 1 --n 100000 --json
+run dask-tasks-1 /usr/bin/python3 $py/dask_tasks_bench.py --n 3000 --repeat 2
+uptime >> "$out"/log.txt
+run seed-small-tcp ./dask4j bench seed --backend tcp --n 10000 --chunk 500 --runs 5 --json
+run seed-small-mpi ./dask4j bench seed --backend mpi --n 10000 --chunk 500 --runs 5 --json
+run dask-seed-small /usr/bin/python3 $py/dask_seed_bench.py --n 10000 --chunk 500 --runs 5 --json
+run seed-big-tcp ./dask4j bench seed --backend tcp --n 20000 --runs 5 --json
+run seed-big-mpi ./dask4j bench seed --backend mpi --n 20000 --runs 5 --json
+run dask-seed-big /usr/bin/python3 $py/dask_seed_bench.py --n 20000 --runs 5 --json
+echo "== all done $(date)" >> "$out"/log.txt

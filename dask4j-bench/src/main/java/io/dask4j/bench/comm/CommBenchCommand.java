@@ -1,5 +1,6 @@
 package io.dask4j.bench.comm;
 
+import io.dask4j.bench.PingPongOptions;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommOptions;
@@ -18,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,20 +36,11 @@ import picocli.CommandLine.Option;
         description = "Measure comm latency and bandwidth (ping-pong) for the tcp or inproc backend.")
 public final class CommBenchCommand implements Callable<Integer> {
 
-    static final long[] SIZES = {8, 1024, 1L << 20, 16L << 20, 64L << 20};
-
     @Option(names = "--backend", defaultValue = "tcp", description = "tcp or inproc (default: ${DEFAULT-VALUE})")
     String backend;
 
-    @Option(names = "--json", description = "one JSON object per line instead of a table")
-    boolean json;
-
-    @Option(names = "--iterations", defaultValue = "20000",
-            description = "round trips for small messages; large ones use fewer (default: ${DEFAULT-VALUE})")
-    int iterations;
-
-    @Option(names = "--sizes", split = ",", description = "message sizes in bytes (default: 8,1024,1MiB,16MiB,64MiB)")
-    long[] sizes;
+    @Mixin
+    PingPongOptions pingPong = new PingPongOptions();
 
     private final PrintStream out;
 
@@ -91,14 +84,14 @@ public final class CommBenchCommand implements Callable<Integer> {
     }
 
     private void runAll(Comm comm, List<PingPong.Result> results) {
-        if (!json) {
+        if (!pingPong.json) {
             out.printf("%-7s %10s %8s %14s %14s %12s%n", "backend", "size", "rounds", "one-way p50", "one-way p99", "bandwidth");
         }
-        for (long size : sizes == null ? SIZES : sizes) {
+        for (long size : pingPong.sizesOrDefault()) {
             int rounds = roundsFor(size);
             PingPong.Result r = PingPong.run(comm, backend, size, warmupFor(size, rounds), rounds);
             results.add(r);
-            out.println(json ? r.toJson() : r.toRow());
+            out.println(pingPong.json ? r.toJson() : r.toRow());
             out.flush();
         }
     }
@@ -106,7 +99,7 @@ public final class CommBenchCommand implements Callable<Integer> {
     /** Small sizes get --iterations round trips; large ones about 1 GiB of traffic each way, at least 10. */
     int roundsFor(long size) {
         long byBudget = (1L << 30) / Math.max(size, 1);
-        return (int) Math.max(10, Math.min(iterations, byBudget));
+        return (int) Math.max(10, Math.min(pingPong.iterations, byBudget));
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.bench.PingPongOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.BufferedReader;
@@ -32,20 +34,11 @@ import java.util.stream.Collectors;
         description = "Measure mpi comm latency, bandwidth and idle CPU under mpirun (Open MPI or MPICH).")
 public final class MpiCommBenchCommand implements Callable<Integer> {
 
-    static final long[] SIZES = {8, 1024, 1L << 20, 16L << 20, 64L << 20};
-
     @Option(names = "--mpi", defaultValue = "openmpi", description = "openmpi or mpich (default: ${DEFAULT-VALUE})")
     String mpi;
 
-    @Option(names = "--json", description = "one JSON object per line instead of a table")
-    boolean json;
-
-    @Option(names = "--iterations", defaultValue = "20000",
-            description = "round trips for small messages; large ones use fewer (default: ${DEFAULT-VALUE})")
-    int iterations;
-
-    @Option(names = "--sizes", split = ",", description = "message sizes in bytes (default: 8,1024,1MiB,16MiB,64MiB)")
-    long[] sizes;
+    @Mixin
+    PingPongOptions pingPong = new PingPongOptions();
 
     @Option(names = "--idle-seconds", defaultValue = "3", description = "how long the idle CPU is measured (default: ${DEFAULT-VALUE})")
     int idleSeconds;
@@ -74,22 +67,22 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<String> command = command();
         Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        if (!json) {
+        if (!pingPong.json) {
             out.println(BenchResult.header());
         }
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(job.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 if (line.startsWith("JSON ")) {
-                    if (json) {
+                    if (pingPong.json) {
                         out.println(line.substring(5));
                     }
                 } else if (line.startsWith("ROW ")) {
-                    if (!json) {
+                    if (!pingPong.json) {
                         out.println(line.substring(4));
                     }
                 } else if (line.startsWith("IDLE ")) {
-                    out.println(json ? line.substring(5) : "idle " + line.substring(5));
+                    out.println(pingPong.json ? line.substring(5) : "idle " + line.substring(5));
                 } else {
                     System.err.println(line);
                 }
@@ -119,8 +112,8 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
         String java = ProcessHandle.current().info().command().orElse("java");
         line.addAll(List.of("-np", "2", java, "--enable-native-access=ALL-UNNAMED", "-Xss1m",
                 "--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
-                Arrays.stream(sizes == null ? SIZES : sizes).mapToObj(Long::toString).collect(Collectors.joining(",")),
-                Integer.toString(iterations), Integer.toString(idleSeconds), heapFrames ? "heap" : "native"));
+                Arrays.stream(pingPong.sizesOrDefault()).mapToObj(Long::toString).collect(Collectors.joining(",")),
+                Integer.toString(pingPong.iterations), Integer.toString(idleSeconds), heapFrames ? "heap" : "native"));
         return line;
     }
 }

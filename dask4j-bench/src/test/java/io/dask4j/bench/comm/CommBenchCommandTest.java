@@ -39,7 +39,7 @@ class CommBenchCommandTest {
     @Test
     void largeSizesGetFewerRoundsButAtLeastTen() {
         CommBenchCommand command = new CommBenchCommand();
-        command.iterations = 20_000;
+        command.pingPong.iterations = 20_000;
         assertThat(command.roundsFor(8)).isEqualTo(20_000);
         assertThat(command.roundsFor(64L << 20)).isEqualTo(16);
         assertThat(command.roundsFor(1L << 40)).isEqualTo(10);

@@ -2,8 +2,12 @@
 """The seed workload on Python Dask, measured the way `./dask4j bench seed` measures dask4j.
 
     /usr/bin/python3 dask_seed_bench.py [--n 20000] [--chunk auto|N] [--workers 3] [--runs 5] [--json]
+                                        [--layout default|mirrors]
 
 Persists x = random((n, n)), waits for it, then times (x + x.T).transpose().sum() over several runs.
+--layout default lets Dask place x's blocks as it does; --layout mirrors pins them the way dask4j's
+default layout puts them (block (i, j) next to its mirror (j, i) in a growing-square order, cut into
+contiguous equal runs, one per worker; see BlockOrder.java), for a like-for-like comparison.
 Workers are separate processes with one thread each, as in the dask-mpi layout. Each run computes anew:
 compute() releases its result keys only asynchronously, so before the next run this waits until the
 scheduler holds nothing but x's chunks; otherwise an identical graph would be served from memory.
@@ -13,6 +17,7 @@ import json
 import statistics
 import time
 
+import dask
 import dask.array as da
 from distributed import Client, LocalCluster, wait
 
@@ -26,6 +31,32 @@ def wait_until_only_x_is_held(client, x, timeout_s=60.0):
         time.sleep(0.05)
 
 
+def mirrors_together(rows, cols):
+    """Block (i, j) indices in dask4j's MIRRORS_TOGETHER order (BlockOrder.mirrorsTogether)."""
+    order = []
+    for k in range(max(rows, cols)):
+        for i in range(k):
+            if i < rows and k < cols:
+                order.append((i, k))
+            if k < rows and i < cols:
+                order.append((k, i))
+        if k < rows and k < cols:
+            order.append((k, k))
+    return order
+
+
+def random_with_layout(client, n, chunks, layout):
+    if layout == "default":
+        return da.random.random((n, n), chunks=chunks)
+    workers = sorted(client.scheduler_info()["workers"])
+    grid = da.random.random((n, n), chunks=chunks).numblocks
+    order = mirrors_together(*grid)
+    quota = -(-len(order) // len(workers))
+    home = {block: workers[p // quota] for p, block in enumerate(order)}
+    with dask.annotate(workers=lambda key: [home[(key[1], key[2])]], allow_other_workers=False):
+        return da.random.random((n, n), chunks=chunks)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=20000)
@@ -34,12 +65,15 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--layout", choices=["default", "mirrors"], default="default")
     args = parser.parse_args()
     chunks = "auto" if args.chunk == "auto" else (int(args.chunk), int(args.chunk))
 
     with LocalCluster(n_workers=args.workers, threads_per_worker=args.threads, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, Client(cluster) as client:
-        x = da.random.random((args.n, args.n), chunks=chunks).persist()
+        x = random_with_layout(client, args.n, chunks, args.layout)
+        # optimizing the graph would drop the per-block worker annotations of the mirrors layout
+        x = x.persist() if args.layout == "default" else x.persist(optimize_graph=False)
         wait(x)
         times, result = [], None
         for _ in range(args.runs):
@@ -49,7 +83,7 @@ def main():
             times.append(time.perf_counter() - started)
         chunk = x.chunksize[0]
         record = {"backend": "python-dask-tcp", "n": args.n, "chunk": chunk, "workers": args.workers,
-                  "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
+                  "layout": args.layout, "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
                   "result": float(result), "runs": len(times), "runs_s": times}
         if args.json:
             print(json.dumps(record))

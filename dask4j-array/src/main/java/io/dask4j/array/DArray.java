@@ -318,13 +318,29 @@ public final class DArray {
 
     // ---- running -------------------------------------------------------------------------------
 
-    /** Computes the blocks and keeps them on the workers; returns an array backed by their futures. Does not wait. */
+    /**
+     * Computes the blocks and keeps them on the workers; returns an array backed by their futures. Does not
+     * wait. Blocks are laid out {@link BlockLayout#MIRRORS_TOGETHER}.
+     */
     public DArray persist(Client client) {
+        return persist(client, BlockLayout.MIRRORS_TOGETHER);
+    }
+
+    /** Like {@link #persist(Client)}, with the blocks laid out over the workers as {@code layout} says. */
+    public DArray persist(Client client, BlockLayout layout) {
         if (isPersisted()) {
             return this;
         }
         Source src = materialize();
-        Map<String, DaskFuture<Object>> held = client.persist(src.graph(), src.keys);
+        int[] order = switch (layout) {
+            case MIRRORS_TOGETHER -> BlockOrder.mirrorsTogether(chunks);
+            case ROW_MAJOR -> BlockOrder.rowMajor(chunks);
+        };
+        String[] outputs = new String[order.length];
+        for (int i = 0; i < order.length; i++) {
+            outputs[i] = src.keys[order[i]];
+        }
+        Map<String, DaskFuture<Object>> held = client.persist(src.graph(), outputs);
         return of(src.persistedAs(held, client));
     }
 

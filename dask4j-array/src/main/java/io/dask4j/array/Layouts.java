@@ -75,9 +75,9 @@ final class Layouts {
                 int i1 = old.blockOfRow(Math.max(R0, R1 - 1));
                 int j0 = old.blockOfCol(C0);
                 int j1 = old.blockOfCol(Math.max(C0, C1 - 1));
-                // An unchanged block keeps its key (no copy), unless a persisted array holds it: compute and
-                // persist name their outputs by keys of the submitted graph, which a held key is not part of.
-                if (!src.persisted() && i0 == i1 && j0 == j1 && old.rowStart(i0) == R0 && old.colStart(j0) == C0
+                // An unchanged block keeps its key (no copy), also when a persisted array holds it: compute
+                // and persist take held keys as outputs.
+                if (i0 == i1 && j0 == j1 && old.rowStart(i0) == R0 && old.colStart(j0) == C0
                         && old.rowSize(i0) == R1 - R0 && old.colSize(j0) == C1 - C0) {
                     out.blockIs(b, src.keys[i0 * old.blockCols() + j0]);
                     continue;

@@ -226,6 +226,19 @@ abstract class ArrayContract {
     }
 
     @Test
+    void aRechunkOfAPersistedArrayReusesItsUnchangedBlocksAndReleasingItKeepsThem() throws Exception {
+        DArray x = DArrays.random(40, 40, ChunkSpec.of(10), 21).persist(client()).await(Duration.ofSeconds(30));
+        double[] expected = Reference.random(40, 40, 21);
+        DArray y = x.rechunk(ChunkSpec.explicit(new int[]{10, 30}, new int[]{10, 10, 20}));
+        assertThat(y.taskCount()).isEqualTo(4);   // blocks (0, 0) and (0, 1) are x's own
+        DArray p = y.persist(client()).await(Duration.ofSeconds(30));
+        assertThat(p.computeVector(client())).isEqualTo(expected);
+        p.release();
+        assertThat(x.computeVector(client())).isEqualTo(expected);
+        x.release();
+    }
+
+    @Test
     void shapeMismatchesAreRefusedWhileBuilding() {
         DArray a = DArrays.ones(4, 5, ChunkSpec.of(2));
         assertThatThrownBy(() -> a.add(DArrays.ones(5, 4, ChunkSpec.of(2)))).isInstanceOf(IllegalArgumentException.class)

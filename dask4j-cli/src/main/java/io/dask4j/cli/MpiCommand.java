@@ -6,6 +6,7 @@ import io.dask4j.launcher.MpiProtocol;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.launcher.RankLayout;
 import io.dask4j.runtime.cluster.MemorySize;
+import io.dask4j.runtime.dashboard.DashboardConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +21,9 @@ import java.util.concurrent.Callable;
  * that talks MPI to the scheduler and its peers (and listens on TCP too, for outside clients). With
  * {@code --no-scheduler} every rank is a worker joining the running scheduler named by the file (over
  * TCP). The job runs until mpirun gets SIGTERM or Ctrl-C; each rank logs to {@code logs/rank-<r>.log}.
+ * The scheduler rank serves the web dashboard (127.0.0.1:8787 by default, a free port if taken; {@code
+ * --dashboard-address}, {@code --no-dashboard}) and prints its addresses, the dashboard URL and the logs'
+ * location on standard error.
  *
  * <p>The work is done by {@link MpiCluster#serve}; this class only parses the command line. Runnable on
  * its own: {@code java --class-path CP io.dask4j.cli.MpiCommand ...}.
@@ -65,6 +69,14 @@ public final class MpiCommand implements Callable<Integer> {
     @Option(names = "--log-dir", paramLabel = "D", description = "Where each rank writes rank-<r>.log (default logs).")
     Path logDirectory;
 
+    @Option(names = "--dashboard-address", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8787",
+            description = "Where the scheduler rank's web dashboard listens; :PORT for loopback, 0 for a free port;"
+                    + " a taken port falls back to a free one (default ${DEFAULT-VALUE}).")
+    String dashboardAddress;
+
+    @Option(names = "--no-dashboard", description = "Do not serve the web dashboard.")
+    boolean noDashboard;
+
     /**
      * Runs the command on its own (without {@code ./dask4j}'s main), e.g. {@code mpirun -np 4 java
      * --class-path CP io.dask4j.cli.MpiCommand ...}; repairs Open MPI's rewrite of java arguments first.
@@ -83,7 +95,8 @@ public final class MpiCommand implements Callable<Integer> {
                 .withWorkerNamePrefix(name)
                 .withHost(host)
                 .withTcpListener(true, schedulerPort)
-                .withSchedulerFile(schedulerFile);
+                .withSchedulerFile(schedulerFile)
+                .withDashboard(noDashboard ? DashboardConfig.disabled() : DashboardConfig.parse(dashboardAddress));
         if (logDirectory != null) {
             options = options.withLogDirectory(logDirectory);
         }

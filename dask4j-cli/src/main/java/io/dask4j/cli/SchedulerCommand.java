@@ -3,6 +3,8 @@ package io.dask4j.cli;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.dashboard.DashboardConfig;
+import io.dask4j.runtime.dashboard.DashboardServer;
 import io.dask4j.runtime.scheduler.Scheduler;
 import io.dask4j.runtime.scheduler.SchedulerConfig;
 import java.nio.file.Path;
@@ -15,9 +17,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dask4j scheduler [--host H] [--port P] [--scheduler-file F] [--listen ADDRESS]...}: runs a
- * scheduler until interrupted. Once it listens it prints its address and, if asked, writes the
- * scheduler file (JSON, atomically), which it deletes again on exit.
+ * {@code dask4j scheduler [--host H] [--port P] [--scheduler-file F] [--listen ADDRESS]...
+ * [--dashboard-address A | --no-dashboard]}: runs a scheduler until interrupted. Once it listens it
+ * prints its address, the dashboard's URL (127.0.0.1:8787 by default, a free port if that is taken) and
+ * where its log goes, and, if asked, writes the scheduler file (JSON, atomically), which it deletes again
+ * on exit.
  */
 @Command(name = "scheduler", mixinStandardHelpOptions = true, description = "Run a dask4j scheduler.")
 public final class SchedulerCommand implements Callable<Integer> {
@@ -42,8 +46,17 @@ public final class SchedulerCommand implements Callable<Integer> {
             description = "seconds without a heartbeat before a worker is removed (default: ${DEFAULT-VALUE})")
     int heartbeatSeconds;
 
+    @Option(names = "--dashboard-address", defaultValue = "127.0.0.1:8787", paramLabel = "HOST:PORT",
+            description = "where the web dashboard listens; :PORT for loopback, port 0 for any free one; a taken port"
+                    + " falls back to a free one (default: ${DEFAULT-VALUE})")
+    String dashboardAddress;
+
+    @Option(names = "--no-dashboard", description = "do not serve the web dashboard")
+    boolean noDashboard;
+
     @Override
     public Integer call() throws Exception {
+        DashboardConfig dashboard = noDashboard ? DashboardConfig.disabled() : DashboardConfig.parse(dashboardAddress);
         List<Address> addresses = new ArrayList<>();
         addresses.add(Address.tcp(host, port));
         for (String a : extra) {
@@ -52,8 +65,18 @@ public final class SchedulerCommand implements Callable<Integer> {
         SchedulerConfig config = new SchedulerConfig(addresses, CommOptions.defaults().withIdentity("scheduler"),
                 allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2));
         Scheduler scheduler = Scheduler.start(config);
+        DashboardServer board;
+        try {
+            board = dashboard.enabled() ? DashboardServer.start(scheduler, dashboard) : null;
+        } catch (RuntimeException e) {
+            scheduler.close();
+            throw e;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (board != null) {
+                board.close();
+            }
             if (schedulerFile != null) {
                 SchedulerFile.delete(schedulerFile);
             }
@@ -64,6 +87,10 @@ public final class SchedulerCommand implements Callable<Integer> {
             SchedulerFile.write(schedulerFile, scheduler.addresses());
         }
         System.out.println("dask4j scheduler listening at " + scheduler.addresses());
+        System.out.println("dashboard: " + (board == null ? "off (--no-dashboard)" : board.url()
+                + (board.fellBackToFreePort() ? " (port " + dashboard.port() + " was taken)" : "")));
+        System.out.println("logs: standard error, level " + System.getenv().getOrDefault("DASK4J_LOG_LEVEL", "WARN")
+                + " (set DASK4J_LOG_LEVEL=INFO for more)");
         System.out.flush();
         stopped.await();
         return 0;

@@ -1,37 +1,49 @@
 package io.dask4j.comm;
 
+import io.dask4j.comm.stats.CommCounters;
+import io.dask4j.comm.stats.CommTraffic;
+import io.dask4j.comm.stats.WireSize;
+
 /**
- * A raw backend comm that passed the {@link Handshake}; remembers who the peer said it is. Adds one
- * virtual call per operation and nothing else. Thread rules are those of {@link Comm}.
+ * A raw backend comm that passed the {@link Handshake}; remembers who the peer said it is and counts
+ * its traffic ({@link CommTraffic}: each message's wire size, once, whatever the backend). Adds one
+ * virtual call and two single-writer counter updates per operation. Thread rules are those of {@link Comm}.
  */
 final class HandshakenComm implements Comm {
 
     private final Comm raw;
     private final String peerIdentity;
+    private final CommCounters traffic;
 
     HandshakenComm(Comm raw, String peerIdentity) {
         this.raw = raw;
         this.peerIdentity = peerIdentity;
+        this.traffic = CommTraffic.open(raw.localAddress().scheme(), String.valueOf(raw.peerAddress()), peerIdentity, this);
     }
 
     @Override
     public Message read() {
-        return raw.read();
+        Message m = raw.read();
+        traffic.received(WireSize.of(m));
+        return m;
     }
 
     @Override
     public void write(Message message) {
         raw.write(message);
+        traffic.sent(WireSize.of(message));
     }
 
     @Override
     public void close() {
         raw.close();
+        traffic.retire();
     }
 
     @Override
     public void abort() {
         raw.abort();
+        traffic.retire();
     }
 
     @Override

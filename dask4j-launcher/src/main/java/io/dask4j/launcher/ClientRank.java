@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
  * ended with an exception, it is printed once (here, on the client rank only) and the process exits 1.
  *
  * <p>A non-daemon watcher thread makes the process wait for the shutdown even if the user left other
- * non-daemon threads running (no rank outlives the client) and then exits with the client's code. A
- * shutdown hook covers a main() that calls {@code System.exit} itself: it only tells the scheduler rank
- * (MPI is being finalized by the MPI runtime's own hook at the same time).
+ * non-daemon threads running (no rank outlives the client) and then exits with the client's code. An MPI
+ * exit task ({@link io.dask4j.mpi.MpiRuntime#atExit}) covers a main() that calls {@code System.exit} itself:
+ * it only tells the scheduler rank, and runs before the MPI runtime finalizes MPI (a JVM shutdown hook of
+ * our own would race MPI_Finalize).
  *
  * <p>Threads: {@link #shutdown} from any thread, once effective; the rest is internal.
  */
@@ -58,7 +59,7 @@ final class ClientRank {
             RankLogging.stop();
             System.exit(code);
         });
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("dask4j-client-exit").unstarted(this::onExit));
+        rank.mpi.atExit(this::onExit);
     }
 
     /** Shuts the whole cluster down (once); {@code code} is this client's exit code, told to the scheduler. */

@@ -1,11 +1,13 @@
 package io.dask4j.launcher;
 
+import io.dask4j.runtime.dashboard.DashboardServer;
 import io.dask4j.runtime.scheduler.SchedulerSnapshot;
 import io.dask4j.runtime.scheduler.WorkerSnapshot;
 import io.dask4j.runtime.cluster.SchedulerFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +32,11 @@ import java.util.stream.Collectors;
  * dask4j mpi} there is no client: the ranks run until a signal (mpirun forwards SIGTERM and Ctrl-C), or,
  * with {@code --no-scheduler}, until the outside scheduler goes away.
  *
- * <p>Threads: {@link #serve} on the rank's main thread; a shutdown hook stops the roles on a signal.
+ * <p>The scheduler rank also serves the web dashboard (unless {@link MpiClusterOptions#dashboard()} is
+ * disabled) and prints, on standard error, the scheduler's addresses, the dashboard's URL and where the
+ * rank logs go.
+ *
+ * <p>Threads: {@link #serve} on the rank's main thread; an MPI exit task stops the roles on a signal.
  */
 final class ServerRank {
     private static final Logger LOG = LoggerFactory.getLogger(ServerRank.class);
@@ -39,6 +45,7 @@ final class ServerRank {
 
     private final ClusterRank rank;
     private volatile boolean stopping;
+    private volatile DashboardServer dashboard;
 
     private ServerRank(ClusterRank rank) {
         this.rank = rank;
@@ -50,7 +57,11 @@ final class ServerRank {
     }
 
     private int run() {
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("dask4j-rank-stop").unstarted(this::onSignal));
+        // Runs at exit before MPI is finalized (a JVM hook of our own would race MPI_Finalize).
+        rank.mpi.atExit(this::onSignal);
+        if (rank.scheduler != null) {
+            announceScheduler();
+        }
         RankLayout layout = rank.layout;
         // Who tells this rank to stop: the client rank tells the scheduler rank, which tells the others.
         int signalSource = rank.isScheduler() ? layout.clientRank() : layout.schedulerRank();
@@ -152,7 +163,31 @@ final class ServerRank {
         return code;
     }
 
+    /** Starts the dashboard (a failure to bind is logged, never fatal) and prints where everything is. */
+    private void announceScheduler() {
+        String url = "off";
+        if (rank.options.dashboard().enabled()) {
+            try {
+                dashboard = DashboardServer.start(rank.scheduler, rank.options.dashboard());
+                url = dashboard.url().toString();
+            } catch (RuntimeException e) {
+                LOG.info("no dashboard: {}", e.getMessage());
+                url = "unavailable (" + e.getMessage() + ")";
+            }
+        }
+        Path logs = rank.options.logDirectory();
+        String where = logs == null ? "the console" : logs.toAbsolutePath().resolve("rank-<r>.log").toString();
+        LOG.info("dashboard: {}", url);
+        System.err.println("dask4j: scheduler at " + String.join(", ", rank.scheduler.addresses().stream()
+                .map(Object::toString).toList()) + "; dashboard " + url + "; logs in " + where);
+        System.err.flush();
+    }
+
     private void stopRoles() {
+        DashboardServer board = dashboard;
+        if (board != null) {
+            board.close();
+        }
         if (rank.worker != null) {
             rank.worker.close();
         }

@@ -10,6 +10,8 @@ import io.dask4j.mpi.engine.ProgressEngine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -29,6 +31,12 @@ import java.util.concurrent.locks.LockSupport;
  *   mpi.close();                                    // stops the engine, MPI_Finalize (also at exit)
  * }</pre>
  *
+ * <p><b>Exit.</b> This runtime is the one owner of MPI_Finalize at JVM exit: its shutdown hook first runs the
+ * tasks registered with {@link #atExit} (a launcher telling its peers that this rank goes away, roles
+ * closing their comms), in order, while the engine and the comms still work, then shuts the transport
+ * down and finalizes. Code that needs MPI at exit must register there rather than add a JVM shutdown hook
+ * of its own: the JVM runs hooks concurrently, so such a hook would race MPI_Finalize.
+ *
  * <p>Thread-safe; one instance per process. Do not call MPI through {@link #mpi()} directly once started,
  * except inside {@link ProgressEngine#exclusive} (as {@link #barrier()} does).
  */
@@ -36,6 +44,14 @@ public final class MpiRuntime implements AutoCloseable {
 
     /** Launcher environment variables that tell how many ranks were started. */
     static final List<String> LAUNCHER_SIZE_VARIABLES = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS");
+
+    /**
+     * {@code -Ddask4j.mpi.directSend=true}: ask for MPI_THREAD_MULTIPLE and let writers post small messages
+     * themselves ({@link ProgressEngine#isendDirect}) instead of through the engine's lock. Off by default:
+     * a writer already posts at once when it gets the lock (caller-runs), and the measured ping-pong was no
+     * faster with it (see the issue #4 note), while MULTIPLE makes every MPI call take the library's locks.
+     */
+    static final boolean DIRECT_SENDS = Boolean.getBoolean("dask4j.mpi.directSend");
 
     private static MpiRuntime current;
 
@@ -47,6 +63,9 @@ public final class MpiRuntime implements AutoCloseable {
     private final ProgressEngine engine;
     private final MpiTransport transport;
     private final Thread shutdownHook;
+    private final List<Runnable> exitTasks = new CopyOnWriteArrayList<>();
+    /** Counted down when {@link #finish} has finalized MPI, so that a second caller waits for the first. */
+    private final CountDownLatch finished = new CountDownLatch(1);
     private boolean closed;
 
     private MpiRuntime(Mpi mpi, ThreadLevel threadLevel, long comm, int rank, int size, EngineOptions options) {
@@ -58,7 +77,7 @@ public final class MpiRuntime implements AutoCloseable {
         this.transport = new MpiTransport(rank, size);
         this.engine = new ProgressEngine(mpi, comm, options, transport);
         this.transport.attach(engine);
-        this.shutdownHook = new Thread(this::finish, "dask4j-mpi-finalize");
+        this.shutdownHook = new Thread(this::onJvmExit, "dask4j-mpi-finalize");
     }
 
     /** Starts MPI with {@link EngineOptions#defaults()}, or returns the running instance. */
@@ -80,7 +99,8 @@ public final class MpiRuntime implements AutoCloseable {
             throw new MpiException("MPI was finalized in this process; it cannot be started again");
         }
         Mpi mpi = Mpi.load();
-        ThreadLevel level = mpi.initialized() ? mpi.queryThread() : mpi.initThread(ThreadLevel.SERIALIZED);
+        ThreadLevel level = mpi.initialized() ? mpi.queryThread()
+                : mpi.initThread(DIRECT_SENDS ? ThreadLevel.MULTIPLE : ThreadLevel.SERIALIZED);
         if (level.compareTo(ThreadLevel.SERIALIZED) < 0) {
             throw new MpiException(mpi.library().name() + " provides only MPI_THREAD_" + level
                     + "; dask4j needs MPI_THREAD_SERIALIZED or better");
@@ -92,6 +112,9 @@ public final class MpiRuntime implements AutoCloseable {
         long comm = mpi.commDup(world);
         mpi.setErrorsReturn(comm);
         MpiRuntime runtime = new MpiRuntime(mpi, level, comm, mpi.commRank(comm), worldSize, options);
+        if (DIRECT_SENDS && level == ThreadLevel.MULTIPLE) {
+            runtime.engine.enableDirectSends();
+        }
         runtime.engine.start();
         Runtime.getRuntime().addShutdownHook(runtime.shutdownHook);
         current = runtime;
@@ -181,6 +204,16 @@ public final class MpiRuntime implements AutoCloseable {
         barrier(Duration.ofMinutes(10));
     }
 
+    /**
+     * Runs {@code task} when the JVM exits (System.exit, the end of the last non-daemon thread, a signal)
+     * before MPI is finalized, on this runtime's shutdown hook; tasks run one after the other in the order
+     * registered and should be bounded (a few seconds). Not run if {@link #close()} was called before the
+     * JVM began to exit. Any thread.
+     */
+    public void atExit(Runnable task) {
+        exitTasks.add(task);
+    }
+
     /** Kills the whole job (MPI_Abort) when it cannot go on. */
     public void abortJob(int errorCode) {
         mpi.abort(comm, errorCode);
@@ -201,13 +234,44 @@ public final class MpiRuntime implements AutoCloseable {
         finish();
     }
 
-    private void finish() {
-        synchronized (MpiRuntime.class) {
-            if (closed) {
-                return;
+    private void onJvmExit() {
+        for (Runnable task : exitTasks) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                System.err.println("dask4j: an MPI exit task failed: " + e);
             }
+        }
+        finish();
+    }
+
+    private void finish() {
+        boolean first;
+        synchronized (MpiRuntime.class) {
+            first = !closed;
             closed = true;
         }
+        if (!first) {
+            awaitFinished();
+            return;
+        }
+        try {
+            shutDownAndFinalize();
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    /** Another thread is finalizing (say main calls close() while the JVM exits): return once it is done. */
+    private void awaitFinished() {
+        try {
+            finished.await(45, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void shutDownAndFinalize() {
         transport.shutdown("MPI is shutting down");
         // MPI_Finalize is collective anyway: meet the other ranks first while the engine still drains their
         // last CLOSE/ABORT messages, so that none is left unmatched (UCX warns about those).

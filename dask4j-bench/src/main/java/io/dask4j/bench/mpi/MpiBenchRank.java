@@ -8,7 +8,9 @@ import io.dask4j.comm.Comms;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.mpi.MpiRuntime;
+import io.dask4j.mpi.engine.ProgressEngine;
 import org.HdrHistogram.Histogram;
 
 import java.lang.foreign.Arena;
@@ -48,6 +50,9 @@ public final class MpiBenchRank {
         }
         int rank = mpi.rank();
         for (long size : sizes) {
+            RawPingPong.run(mpi, impl, size, 0, Math.max(2, roundsFor(size, WARM_UP_ROUNDS) / 4));
+        }
+        for (long size : sizes) {
             int rounds = roundsFor(size, iterations);
             BenchResult r = RawPingPong.run(mpi, impl, size, Math.max(rounds / 10, 2), rounds);
             report(rank, r);
@@ -57,6 +62,7 @@ public final class MpiBenchRank {
         mpi.barrier();
         if (rank == 0) {
             try (Comm comm = Comms.connect(Address.mpi(1), options)) {
+                warmUp(comm, sizes, heapFrames);
                 for (long size : sizes) {
                     int rounds = roundsFor(size, iterations);
                     report(rank, pingPong(comm, impl, size, Math.max(rounds / 10, 2), rounds, heapFrames));
@@ -68,6 +74,21 @@ public final class MpiBenchRank {
         mpi.barrier();
         listener.stop();
         mpi.close();
+    }
+
+    /**
+     * Small-message round trips before any measurement: the Comm path is a few dozen methods that the JIT
+     * compiles only after some 10^4 calls, and a rank bound to one core compiles slowly while it also spins,
+     * so without this the first size measured (8 B) reports the interpreter, not the transport.
+     */
+    static final int WARM_UP_ROUNDS = 30_000;
+
+    /** Runs every size a little (small ones {@value #WARM_UP_ROUNDS} times) so that what is measured is compiled code. */
+    private static void warmUp(Comm comm, long[] sizes, boolean heapFrames) {
+        for (long size : sizes) {
+            int rounds = roundsFor(size, WARM_UP_ROUNDS);
+            pingPong(comm, "warm-up", size, 0, size <= 4096 ? rounds : Math.max(2, rounds / 4), heapFrames);
+        }
     }
 
     static int roundsFor(long size, int iterations) {
@@ -131,12 +152,16 @@ public final class MpiBenchRank {
         });
         Thread.sleep(1_000);
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        TransportGauges.snapshot(); // starts the engine's gauge interval here
         long cpuStart = os.getProcessCpuTime();
         long wallStart = System.nanoTime();
         Thread.sleep(seconds * 1_000L);
         double percent = 100.0 * (os.getProcessCpuTime() - cpuStart) / (System.nanoTime() - wallStart);
+        Map<String, Double> engine = TransportGauges.snapshot().getOrDefault(ProgressEngine.GAUGES, Map.of());
         System.out.println(String.format(Locale.ROOT, "IDLE {\"backend\":\"mpi\",\"rank\":%d,\"idle_seconds\":%d,"
-                + "\"idle_cpu_percent_of_core\":%.2f}", mpi.rank(), seconds, percent));
+                + "\"idle_cpu_percent_of_core\":%.2f,\"engine_idle_fraction\":%.4f,\"engine_passes_per_second\":%.1f}",
+                mpi.rank(), seconds, percent, engine.getOrDefault("idle_fraction", Double.NaN),
+                engine.getOrDefault("passes_per_second", Double.NaN)));
         System.out.flush();
         if (comm != null) {
             comm.close();

@@ -94,6 +94,7 @@ final class MpiSeedJob {
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), SeedBenchCommand.class.getName(),
                 "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol.toUpperCase(Locale.ROOT),
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
+                "--layout", cmd.layout,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
                 "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed)));
         return line;

@@ -1,5 +1,6 @@
 package io.dask4j.bench.seed;
 
+import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.cluster.LocalCluster;
@@ -16,8 +17,10 @@ import java.util.concurrent.Callable;
 /**
  * {@code dask4j bench seed}: the reference workload of DESIGN.md §7 — persist {@code x = random((n, n))},
  * then time {@code (x + x.T).transpose().sum()} over several runs and print the median, min and max with
- * the sum (text, or with {@code --json} one object per run set: {@code backend, n, chunk, workers,
- * median_s, min_s, max_s, result}).
+ * the sum (text, or with {@code --json} one object per run set: {@code backend, n, chunk, workers, layout,
+ * median_s, min_s, max_s, result}). {@code --layout} chooses where x's blocks live ({@link BlockLayout}): by
+ * default block {@code (i, j)} shares a worker with its mirror {@code (j, i)}, so few blocks cross between
+ * workers; {@code row-major} bands of block rows make most mirrors cross, the transfer-heavy case.
  *
  * <ul>
  *   <li>{@code inproc}: {@code Client.local(workers, 1)} in this JVM (give it heap: x is 8 n^2 bytes);</li>
@@ -39,6 +42,10 @@ public final class SeedBenchCommand implements Callable<Integer> {
 
     @Option(names = "--chunk", defaultValue = "auto", description = "auto (about 128 MiB per chunk) or N for N x N chunks (default: ${DEFAULT-VALUE})")
     String chunk;
+
+    @Option(names = "--layout", defaultValue = "mirrors",
+            description = "how x's blocks are laid out over the workers: mirrors (block (i,j) with (j,i), the default) or row-major")
+    String layout;
 
     @Option(names = "--workers", defaultValue = "3", description = "workers, 1 thread each (default: ${DEFAULT-VALUE})")
     int workers;
@@ -96,7 +103,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
         if (workers < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--workers must be at least 1");
         }
-        SeedWorkload workload = new SeedWorkload(n, spec, runs, warmup, seed, System.err);
+        SeedWorkload workload = new SeedWorkload(n, spec, blockLayout(), runs, warmup, seed, System.err);
         String b = backend.toLowerCase(Locale.ROOT);
         if (inMpiJob) {
             return MpiSeedJob.runRank(this, workload);
@@ -128,6 +135,15 @@ public final class SeedBenchCommand implements Callable<Integer> {
         }
         out.println(json ? result.toJson() : result.toText());
         return 0;
+    }
+
+    BlockLayout blockLayout() {
+        return switch (layout.toLowerCase(Locale.ROOT)) {
+            case "mirrors" -> BlockLayout.MIRRORS_TOGETHER;
+            case "row-major" -> BlockLayout.ROW_MAJOR;
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                    "unknown --layout '" + layout + "': expected mirrors or row-major");
+        };
     }
 
     /** JVM options of worker JVMs or ranks: full JIT, a heap sized for their share of x, then the user's. */

@@ -14,14 +14,20 @@ import java.util.Map;
  *
  * @param backend inproc, tcp or mpi
  * @param chunk the chunk side actually used (auto resolved)
+ * @param layout how x's blocks were laid out over the workers: {@code mirrors} or {@code row-major}
  * @param seconds the timed runs, in order
  * @param warmupSeconds the untimed warm-up runs, in order
  * @param persistSeconds time to persist x and wait for it
  * @param result the sum of the last run
  */
-public record SeedResult(String backend, int n, int chunk, int workers, List<Double> seconds, List<Double> warmupSeconds,
-                         double persistSeconds, double result) {
+public record SeedResult(String backend, int n, int chunk, int workers, String layout, List<Double> seconds,
+                         List<Double> warmupSeconds,                         double persistSeconds, double result) {
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The command-line and JSON name of a layout: {@code mirrors} or {@code row-major}. */
+    public static String layoutName(io.dask4j.array.BlockLayout layout) {
+        return layout == io.dask4j.array.BlockLayout.MIRRORS_TOGETHER ? "mirrors" : "row-major";
+    }
 
     public double median() {
         double[] s = sorted();
@@ -44,13 +50,14 @@ public record SeedResult(String backend, int n, int chunk, int workers, List<Dou
         return s;
     }
 
-    /** One JSON object: backend, n, chunk, workers, median_s, min_s, max_s, result (and a few extras). */
+    /** One JSON object: backend, n, chunk, workers, layout, median_s, min_s, max_s, result (and a few extras). */
     public String toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("backend", backend);
         m.put("n", n);
         m.put("chunk", chunk);
         m.put("workers", workers);
+        m.put("layout", layout);
         m.put("median_s", median());
         m.put("min_s", min());
         m.put("max_s", max());
@@ -70,7 +77,7 @@ public record SeedResult(String backend, int n, int chunk, int workers, List<Dou
         try {
             Map<?, ?> m = JSON.readValue(text, Map.class);
             return new SeedResult((String) m.get("backend"), ((Number) m.get("n")).intValue(), ((Number) m.get("chunk")).intValue(),
-                    ((Number) m.get("workers")).intValue(), doubles(m.get("runs_s")), doubles(m.get("warmup_s")),
+                    ((Number) m.get("workers")).intValue(), (String) m.get("layout"), doubles(m.get("runs_s")), doubles(m.get("warmup_s")),
                     ((Number) m.get("persist_s")).doubleValue(), ((Number) m.get("result")).doubleValue());
         } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
             throw new IllegalArgumentException("not a seed result: " + text, e);
@@ -82,8 +89,8 @@ public record SeedResult(String backend, int n, int chunk, int workers, List<Dou
     }
 
     public String toText() {
-        return String.format(Locale.ROOT, "dask4j %s: n=%d chunk=%d workers=%d runs=%d median=%.3fs min=%.3fs max=%.3fs sum=%.6e"
-                        + " (persist %.2fs, warm-up %s)", backend, n, chunk, workers, seconds.size(), median(), min(), max(), result,
+        return String.format(Locale.ROOT, "dask4j %s: n=%d chunk=%d workers=%d layout=%s runs=%d median=%.3fs min=%.3fs max=%.3fs sum=%.6e"
+                        + " (persist %.2fs, warm-up %s)", backend, n, chunk, workers, layout, seconds.size(), median(), min(), max(), result,
                 persistSeconds, warmupSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3fs", s)).toList());
     }
 }

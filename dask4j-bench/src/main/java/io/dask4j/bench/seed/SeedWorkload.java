@@ -1,5 +1,6 @@
 package io.dask4j.bench.seed;
 
+import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.array.DArray;
 import io.dask4j.array.DArrays;
@@ -13,24 +14,27 @@ import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The seed workload on any client (DESIGN.md §7): persist {@code x = random((n, n))}, wait for it, then
- * time {@code (x + x.T).transpose().sum()}. Each run builds the expression anew, so its keys are fresh
- * and it really computes (compute releases its keys afterwards; x stays). Runs on the caller's thread.
+ * The seed workload on any client (DESIGN.md §7): persist {@code x = random((n, n))} with the given block
+ * layout, wait for it, then time {@code (x + x.T).transpose().sum()}. Each run builds the expression anew,
+ * so its keys are fresh and it really computes (compute releases its keys afterwards; x stays). Runs on
+ * the caller's thread.
  */
 public final class SeedWorkload {
     private final int n;
     private final ChunkSpec chunks;
+    private final BlockLayout layout;
     private final int runs;
     private final int warmup;
     private final long seed;
     private final PrintStream progress;
 
-    public SeedWorkload(int n, ChunkSpec chunks, int runs, int warmup, long seed, PrintStream progress) {
+    public SeedWorkload(int n, ChunkSpec chunks, BlockLayout layout, int runs, int warmup, long seed, PrintStream progress) {
         if (n <= 0 || runs <= 0 || warmup < 0) {
             throw new IllegalArgumentException("need n > 0, runs > 0 and warmup >= 0");
         }
         this.n = n;
         this.chunks = chunks;
+        this.layout = layout;
         this.runs = runs;
         this.warmup = warmup;
         this.seed = seed;
@@ -39,7 +43,7 @@ public final class SeedWorkload {
 
     public SeedResult run(Client client, String backend, int workers) throws TimeoutException {
         long t0 = System.nanoTime();
-        DArray x = DArrays.random(n, n, chunks, seed).persist(client).await(Duration.ofMinutes(20));
+        DArray x = DArrays.random(n, n, chunks, seed).persist(client, layout).await(Duration.ofMinutes(20));
         double persist = (System.nanoTime() - t0) / 1e9;
         progress.printf(Locale.ROOT, "persisted %s in %.2f s%n", x, persist);
         try {
@@ -58,7 +62,7 @@ public final class SeedWorkload {
                 result = r[1];
                 progress.printf(Locale.ROOT, "run %d: %.3f s, sum=%.6e%n", i + 1, r[0], r[1]);
             }
-            return new SeedResult(backend, n, x.chunks().colSize(0), workers, times, warm, persist, result);
+            return new SeedResult(backend, n, x.chunks().colSize(0), workers, SeedResult.layoutName(layout), times, warm, persist, result);
         } finally {
             x.release();
         }

@@ -30,8 +30,11 @@ import picocli.CommandLine.Option;
  * is reported. inproc runs the workers in this JVM; tcp starts them as separate JVMs. Goal (DESIGN.md
  * §8): at least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
  *
+ * <p>With {@code --dashboard} the scheduler also serves its dashboard (on a free port) and a poller
+ * fetches the JSON API every 500 ms as an open page would, to show what watching costs.
+ *
  * <p>Prints a table, or with {@code --json} one JSON object per workload: {@code backend, workload, n,
- * tasks_per_s, seconds}.
+ * tasks_per_s, seconds, dashboard}.
  */
 @Command(name = "tasks", mixinStandardHelpOptions = true,
         description = "Measure scheduler throughput (no-op map, binary tree reduction, single round trip).")
@@ -55,6 +58,9 @@ public final class TasksBenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object per line instead of a table")
     boolean json;
 
+    @Option(names = "--dashboard", description = "serve the dashboard and poll its JSON API every 500 ms, as an open page does")
+    boolean dashboard;
+
     private final PrintStream out;
 
     public TasksBenchCommand() {
@@ -70,10 +76,10 @@ public final class TasksBenchCommand implements Callable<Integer> {
     }
 
     /** One measured workload. */
-    record Result(String backend, String workload, int n, double tasksPerSecond, double seconds) {
+    record Result(String backend, String workload, int n, double tasksPerSecond, double seconds, boolean dashboard) {
         String toJson() {
-            return String.format(Locale.ROOT, "{\"backend\":\"%s\",\"workload\":\"%s\",\"n\":%d,\"tasks_per_s\":%.1f,\"seconds\":%.6f}",
-                    backend, workload, n, tasksPerSecond, seconds);
+            return String.format(Locale.ROOT, "{\"backend\":\"%s\",\"workload\":\"%s\",\"n\":%d,\"tasks_per_s\":%.1f,\"seconds\":%.6f,\"dashboard\":%b}",
+                    backend, workload, n, tasksPerSecond, seconds, dashboard);
         }
     }
 
@@ -85,11 +91,22 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
                 .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m", LocalCluster.OPEN_LAMBDAS));
+        if (dashboard) {
+            builder.dashboardAddress("127.0.0.1:0");
+        }
         List<Result> results = new ArrayList<>();
-        try (LocalCluster cluster = builder.start(); Client client = cluster.client()) {
+        String polled = "";
+        try (LocalCluster cluster = builder.start(); Client client = cluster.client();
+             DashboardPoller poller = dashboard ? new DashboardPoller(cluster.dashboardUrl().orElseThrow()) : null) {
             results.add(measure("map", n, () -> map(client)));
             results.add(measure("tree", 2 * n - 1, () -> tree(client)));
             results.add(roundTrip(client));
+            if (poller != null) {
+                polled = "dashboard " + cluster.dashboardUrl().orElseThrow() + " polled every 500 ms: " + poller.report();
+                if (poller.failures() > 0) {
+                    System.err.println("warning: " + polled);
+                }
+            }
         }
         if (!json) {
             out.printf(Locale.ROOT, "%-8s %-11s %9s %14s %12s%n", "backend", "workload", "n", "tasks/s", "seconds");
@@ -97,6 +114,9 @@ public final class TasksBenchCommand implements Callable<Integer> {
         for (Result r : results) {
             out.println(json ? r.toJson() : String.format(Locale.ROOT, "%-8s %-11s %9d %14.0f %12.6f",
                     r.backend, r.workload, r.n, r.tasksPerSecond, r.seconds));
+        }
+        if (!json && !polled.isEmpty()) {
+            out.println(polled);
         }
         return 0;
     }
@@ -114,7 +134,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         Arrays.sort(times);
         double median = times[times.length / 2];
-        return new Result(backend, workload, tasks, tasks / median, median);
+        return new Result(backend, workload, tasks, tasks / median, median, dashboard);
     }
 
     private double map(Client client) throws Exception {
@@ -179,6 +199,6 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         Arrays.sort(times);
         double median = times[rounds / 2];
-        return new Result(backend, "round-trip", 1, 1 / median, median);
+        return new Result(backend, "round-trip", 1, 1 / median, median, dashboard);
     }
 }

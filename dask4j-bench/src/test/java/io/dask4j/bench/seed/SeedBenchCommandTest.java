@@ -28,7 +28,8 @@ class SeedBenchCommandTest {
         String line = bytes.toString(StandardCharsets.UTF_8).trim();
         @SuppressWarnings("unchecked")
         Map<String, Object> json = new ObjectMapper().readValue(line, Map.class);
-        assertThat(json).containsKeys("backend", "n", "chunk", "workers", "median_s", "min_s", "max_s", "result");
+        assertThat(json).containsKeys("backend", "n", "chunk", "workers", "layout", "median_s", "min_s", "max_s", "result");
+        assertThat(json.get("layout")).isEqualTo("mirrors");
         assertThat(json.get("backend")).isEqualTo("inproc");
         assertThat(json.get("n")).isEqualTo(300);
         assertThat(json.get("chunk")).isEqualTo(100);
@@ -42,8 +43,9 @@ class SeedBenchCommandTest {
     @Test
     void theMpiJobHasWorkersPlusTwoRanksAndNoArgumentEndingInCp() {
         SeedBenchCommand cmd = new SeedBenchCommand();
-        new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--protocol", "tcp", "--n", "1000");
+        new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--protocol", "tcp", "--n", "1000", "--layout", "row-major");
         List<String> line = MpiSeedJob.command(cmd);
+        assertThat(line.get(line.indexOf("--layout") + 1)).isEqualTo("row-major");
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("5");
         assertThat(line).contains("--in-mpi-job", "-Xmx517m");
         assertThat(line.subList(line.indexOf("--class-path") + 2, line.size())).noneMatch(a -> a.endsWith("cp"));
@@ -51,12 +53,12 @@ class SeedBenchCommandTest {
 
     @Test
     void resultsRoundTripThroughJson() {
-        SeedResult r = new SeedResult("tcp", 10, 5, 3, List.of(3.0, 1.0, 2.0), List.of(9.0), 0.5, 123.5);
+        SeedResult r = new SeedResult("tcp", 10, 5, 3, "mirrors", List.of(3.0, 1.0, 2.0), List.of(9.0), 0.5, 123.5);
         SeedResult back = SeedResult.fromJson(r.toJson());
         assertThat(back).isEqualTo(r);
         assertThat(back.median()).isEqualTo(2.0);
         assertThat(back.min()).isEqualTo(1.0);
         assertThat(back.max()).isEqualTo(3.0);
-        assertThat(r.toText()).contains("median=2.000s").contains("sum=1.235000e+02");
+        assertThat(r.toText()).contains("layout=mirrors").contains("median=2.000s").contains("sum=1.235000e+02");
     }
 }

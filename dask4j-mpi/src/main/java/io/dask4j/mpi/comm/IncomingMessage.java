@@ -32,6 +32,11 @@ final class IncomingMessage {
         return header;
     }
 
+    /** What the message costs the receiver while unread: its frames plus a fixed allowance for the rest. */
+    long bytes() {
+        return header.frameBytes() + 256;
+    }
+
     MemorySegment frame(int index) {
         return frames[index];
     }

@@ -7,9 +7,12 @@ import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
 
+import io.dask4j.mpi.engine.ProgressEngine;
+
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -40,6 +43,11 @@ final class MpiComm implements Comm {
     private final Address peerAddress;
     private final ConcurrentLinkedQueue<IncomingMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger unsentMessages = new AtomicInteger();
+    /** Messages handed to the engine and not posted yet: a direct send must not overtake them. */
+    private final AtomicInteger queued = new AtomicInteger();
+    /** Bytes of received messages not read yet (receive-side back-pressure, see {@link InboundDemux}). */
+    private final AtomicLong inboxBytes = new AtomicLong();
+    private volatile boolean heldBack;
     private final Object writeLock = new Object();
     private volatile int peerId;
     private volatile int state;
@@ -90,6 +98,7 @@ final class MpiComm implements Comm {
             }
             if (head != null && head.isComplete()) {
                 inbox.poll();
+                consumed(head);
                 try {
                     return head.toMessage();
                 } catch (ProtocolException e) {
@@ -103,6 +112,14 @@ final class MpiComm implements Comm {
             reader = me;
             transport.engine().await(this::readable, WAIT_SLICE_NANOS);
             reader = null;
+        }
+    }
+
+    private void consumed(IncomingMessage message) {
+        long left = inboxBytes.addAndGet(-message.bytes());
+        if (heldBack && left <= InboundDemux.INBOX_BYTES) {
+            heldBack = false;
+            transport.onRoom();
         }
     }
 
@@ -120,15 +137,20 @@ final class MpiComm implements Comm {
         OutgoingMessage out;
         boolean zeroCopy;
         synchronized (writeLock) {
-            MpiTransport.Prepared prepared = transport.prepare(this, message);
+            MessageEncoder.Prepared prepared = transport.prepare(this, message);
             out = prepared.message();
             zeroCopy = prepared.zeroCopy();
         }
         unsentMessages.incrementAndGet();
+        ProgressEngine engine = transport.engine();
+        if (!zeroCopy && out.isSingle() && engine.directSends() && queued.get() == 0 && !Thread.currentThread().isVirtual()) {
+            out.postDirect(engine); // nothing of ours is queued before it, so it cannot overtake
+            return;
+        }
         if (zeroCopy) {
             out.waitingThread(Thread.currentThread());
         }
-        transport.engine().submit(out);
+        submit(out);
         if (zeroCopy) {
             // MPI reads the caller's memory: we may return only once it is done with it.
             while (!transport.engine().await(out::isDone, WAIT_SLICE_NANOS)) {
@@ -151,7 +173,7 @@ final class MpiComm implements Comm {
         if (s == OPEN || s == PEER_CLOSED) {
             waiter = Thread.currentThread();
             unsentMessages.incrementAndGet();
-            transport.engine().submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
+            submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
             transport.engine().await(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
             waiter = null;
         }
@@ -191,7 +213,17 @@ final class MpiComm implements Comm {
         return "MpiComm[" + localAddress + "#" + id + " <-> " + peerAddress + "#" + peerId + "]";
     }
 
+    private void submit(OutgoingMessage out) {
+        queued.incrementAndGet();
+        transport.engine().submit(out);
+    }
+
     // ---- engine side ----
+
+    /** One of this comm's queued messages is being posted. Engine thread. */
+    void onPosted() {
+        queued.decrementAndGet();
+    }
 
     /** Waits for the connect handshake of the transport; true if accepted. Caller's thread. */
     boolean awaitAccepted(long timeoutNanos) {
@@ -212,7 +244,23 @@ final class MpiComm implements Comm {
         wake(waiter);
     }
 
+    /** Whether a new message must wait: the reader is far behind (and has something to read). Engine thread. */
+    boolean overBudget() {
+        return state == OPEN && inboxBytes.get() > InboundDemux.INBOX_BYTES && !inbox.isEmpty();
+    }
+
+    /** A message for this comm is held back until the reader catches up. Engine thread. */
+    void heldBack() {
+        heldBack = true;
+        // The reader may have caught up between overBudget() and the flag: then it did not call onRoom.
+        if (!overBudget()) {
+            heldBack = false;
+            transport.onRoom();
+        }
+    }
+
     void enqueue(IncomingMessage message) {
+        inboxBytes.addAndGet(message.bytes());
         inbox.add(message);
         if (message.isComplete()) {
             wake(reader);
@@ -251,6 +299,10 @@ final class MpiComm implements Comm {
             state = CLOSED;
         }
         transport.forget(this);
+        if (heldBack) {
+            heldBack = false;
+            transport.onRoom(); // the held message is dropped now
+        }
         wake(reader);
         wake(waiter);
     }

@@ -15,8 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * contiguous in the sender's stream to {@code dest} (the receiver relies on it). Owns the pooled buffers
  * it sends from and gives them back when every request has completed.
  *
- * <p>{@link #post} and {@link #onComplete} run on the thread driving the engine; {@link #isDone} and
- * {@link #error} may be read from any thread.
+ * <p>{@link #post} and {@link #onComplete} run on the thread driving the engine ({@link #postDirect} and,
+ * when its send completes at once, {@link #onComplete} on the writer's thread); {@link #isDone} and {@link
+ * #error} may be read from any thread.
  */
 final class OutgoingMessage implements Outbound, Completion {
 
@@ -27,6 +28,7 @@ final class OutgoingMessage implements Outbound, Completion {
     private final List<MemorySegment> pooled;
     private final BufferPool pool;
     private int remaining;
+    private MemorySegment directScratch;
     private volatile boolean done;
     private volatile int error;
     private volatile Thread waiter;
@@ -41,8 +43,31 @@ final class OutgoingMessage implements Outbound, Completion {
         this.pool = pool;
     }
 
+    /** True when the message is one MPI message (no frame chunks follow the envelope). */
+    boolean isSingle() {
+        return chunks.isEmpty();
+    }
+
+    /**
+     * Sends a single-message message from the writer's own thread, without the engine's lock (see {@link
+     * ProgressEngine#isendDirect}); the comm has checked that nothing of its own is still queued, so order holds.
+     */
+    void postDirect(ProgressEngine engine) {
+        directScratch = pool.acquire(16);
+        remaining = 1;
+        int rc = engine.isendDirect(envelope, dest, MpiTransport.TAG_ENVELOPE, directScratch, this);
+        if (rc != Mpi.SUCCESS) {
+            remaining = 0;
+            failed(engine, rc);
+            finish();
+        }
+    }
+
     @Override
     public void post(ProgressEngine engine) {
+        if (comm != null) {
+            comm.onPosted();
+        }
         int rc = engine.isend(envelope, dest, MpiTransport.TAG_ENVELOPE, this);
         if (rc == Mpi.SUCCESS) {
             remaining++;
@@ -55,13 +80,17 @@ final class OutgoingMessage implements Outbound, Completion {
             }
         }
         if (rc != Mpi.SUCCESS) {
-            error = rc;
-            if (comm != null) {
-                comm.onSendFailed(engine.mpi().errorString(rc) + " (MPI error " + rc + ")");
-            }
+            failed(engine, rc);
         }
         if (remaining == 0) {
             finish();
+        }
+    }
+
+    private void failed(ProgressEngine engine, int rc) {
+        error = rc;
+        if (comm != null) {
+            comm.onSendFailed(engine.mpi().errorString(rc) + " (MPI error " + rc + ")");
         }
     }
 
@@ -91,6 +120,9 @@ final class OutgoingMessage implements Outbound, Completion {
     private void finish() {
         for (MemorySegment buffer : pooled) {
             pool.release(buffer);
+        }
+        if (directScratch != null) {
+            pool.release(directScratch);
         }
         done = true;
         if (comm != null) {

@@ -15,7 +15,10 @@ final class BackoffIdler {
     private final EngineOptions options;
     private long idlePasses;
     private long parkNanos;
+    /** Start of the current backoff (spin, then yield until the window closes, then park). */
     private long idleSinceNanos;
+    /** Last real work: after {@code deepIdleNanos} of quiet the park cap rises. */
+    private long quietSinceNanos;
 
     BackoffIdler(EngineOptions options) {
         this.options = options;
@@ -23,12 +26,21 @@ final class BackoffIdler {
     }
 
     void reset() {
+        rearm();
+        quietSinceNanos = idleSinceNanos;
+    }
+
+    /**
+     * Starts the backoff again (spin, yield, short parks) without restarting the quiet clock: another thread drove progress meanwhile, but
+     * that is not work. (A platform reader waiting on a quiet comm re-drives for a moment every second;
+     * restarting the clock each time kept the rank out of its deep idle: ~1,000 wake-ups a second.)
+     */
+    void rearm() {
         idlePasses = 0;
         parkNanos = options.minParkNanos();
         idleSinceNanos = System.nanoTime();
     }
 
-    /** Idles once; returns true if it parked (so the caller can announce it is asleep beforehand). */
     /** Whether the next {@link #idle} parks; {@code waiters}: threads are parked waiting for messages. */
     boolean willPark(boolean waiters) {
         return !options.pureSpin() && idlePasses >= options.spins()
@@ -40,6 +52,7 @@ final class BackoffIdler {
         return waiters ? options.yieldNanos() * 20 : options.yieldNanos();
     }
 
+    /** Idles once: spins, yields or parks, depending on how long the engine has found no work. */
     void idle(Object blocker, boolean waiters) {
         long n = idlePasses++;
         if (options.pureSpin() || n < options.spins()) {
@@ -48,7 +61,7 @@ final class BackoffIdler {
             Thread.yield();
         } else {
             LockSupport.parkNanos(blocker, parkNanos);
-            long cap = System.nanoTime() - idleSinceNanos > options.deepIdleNanos() ? options.deepParkNanos()
+            long cap = System.nanoTime() - quietSinceNanos > options.deepIdleNanos() ? options.deepParkNanos()
                     : options.maxParkNanos();
             parkNanos = Math.min(parkNanos << 1, cap);
         }

@@ -21,6 +21,28 @@ public interface InboundRouter {
      */
     Target onLarge(int source, int tag, long bytes);
 
+    /**
+     * Called at the start of every pass, before anything is matched: the router may route messages it held
+     * back (see {@link #isPaused}) now that their receiver has room again.
+     */
+    default void onPass() {
+    }
+
+    /**
+     * Whether messages from {@code source} must stay unmatched for now (receive-side back-pressure: the
+     * router holds a message from it for a comm whose reader is behind, and everything after it from that
+     * source must wait to keep the source's order). While any source is paused the engine probes the
+     * others one by one instead of with MPI_ANY_SOURCE.
+     */
+    default boolean isPaused(int source) {
+        return false;
+    }
+
+    /** Whether {@link #isPaused} holds for any source (checked every pass: must be cheap). */
+    default boolean anyPaused() {
+        return false;
+    }
+
     /** The engine broke (an MPI call failed); everything waiting must fail with {@code cause}. */
     void onEngineFailure(RuntimeException cause);
 

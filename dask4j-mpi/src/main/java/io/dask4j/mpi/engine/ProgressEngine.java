@@ -1,12 +1,12 @@
 package io.dask4j.mpi.engine;
 
+import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.mpi.binding.Mpi;
 import io.dask4j.mpi.binding.MpiAbi;
 import io.dask4j.mpi.binding.MpiException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,12 +41,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 public final class ProgressEngine implements AutoCloseable {
 
-    private static final int PROBES_PER_PASS = 64;
     /** Waiters are unparked by completions; this bound only guards against a lost wake-up. */
     private static final long SAFETY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The name under which the engine publishes its figures in {@link TransportGauges}. */
+    public static final String GAUGES = "mpi_engine";
 
     private final Mpi mpi;
-    private final MpiAbi abi;
     private final long comm;
     private final long byteType;
     private final EngineOptions options;
@@ -57,46 +57,31 @@ public final class ProgressEngine implements AutoCloseable {
     /** Threads parked in {@link #await}: while some wait, the engine thread yields longer before parking. */
     private final AtomicInteger parkedWaiters = new AtomicInteger();
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment flag;
-    private final MemorySegment outCount;
-    private final MemorySegment count;
-    private final MemorySegment message;
-    private final MemorySegment status;
-    private final MemorySegment scratch;
-    private MemorySegment requests;
-    private MemorySegment indices;
-    private Completion[] completions;
-    private boolean[] busy;
-    private int active;
-    /** Requests of transfers larger than eager: they progress only while someone calls MPI. */
-    private volatile int busyRequests;
+    private final RequestTable requests;
+    private final EngineStats stats;
+    private final IncomingMatcher matcher;
     private final Thread thread;
+    private volatile boolean directSends;
     private volatile boolean running = true;
     private volatile boolean sleeping;
     private volatile RuntimeException failure;
 
     public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router) {
         this.mpi = mpi;
-        this.abi = mpi.abi();
         this.comm = comm;
-        this.byteType = abi.byteType();
+        this.byteType = mpi.abi().byteType();
         this.options = options;
         this.router = router;
-        this.flag = arena.allocate(JAVA_INT);
-        this.outCount = arena.allocate(JAVA_INT);
-        this.count = arena.allocate(JAVA_INT);
-        this.message = arena.allocate(8, 8);
-        this.status = arena.allocate(abi.statusBytes(), 8);
-        this.scratch = arena.allocate(options.eagerBytes(), 64);
-        this.completions = new Completion[64];
-        this.busy = new boolean[64];
-        this.requests = arena.allocate(abi.handleBytes() * 64, 8);
-        this.indices = arena.allocate(JAVA_INT.byteSize() * 64, 4);
+        this.requests = new RequestTable(mpi, arena);
+        this.stats = new EngineStats(() -> requests.sends() + queue.size(), requests::receives, System::nanoTime);
+        this.matcher = new IncomingMatcher(mpi, comm, options.eagerBytes(), router, requests, stats, arena);
         this.thread = Thread.ofPlatform().name("dask4j-mpi-progress").daemon(true).unstarted(this::run);
     }
 
+    /** Starts the engine thread and publishes the engine's gauges as {@value #GAUGES}. */
     public void start() {
         thread.start();
+        TransportGauges.register(GAUGES, stats);
     }
 
     public Mpi mpi() {
@@ -168,7 +153,7 @@ public final class ProgressEngine implements AutoCloseable {
             try {
                 // Drive while the reply may come any moment, and for as long as large transfers are in
                 // flight (they only move while someone calls MPI).
-                while (System.nanoTime() - start < options.callerSpinNanos() || busyRequests > 0) {
+                while (System.nanoTime() - start < options.callerSpinNanos() || requests.busy() > 0) {
                     if (lock.tryLock()) {
                         try {
                             doWork();
@@ -222,18 +207,57 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
-    /** Posts {@code MPI_Isend} of {@code buf} and tracks it; returns the MPI error code. Only while driving. */
-    public int isend(MemorySegment buf, int dest, int tag, Completion completion) {
-        int rc = track(slot -> mpi.isend(buf, Math.toIntExact(buf.byteSize()), byteType, dest, tag, comm, slot), completion);
-        if (rc == Mpi.SUCCESS && buf.byteSize() > options.eagerBytes()) {
-            markBusy();
+    /**
+     * Lets writers post single-message sends from their own thread ({@link #isendDirect}); only valid when
+     * MPI granted MPI_THREAD_MULTIPLE. Off by default: see {@code MpiRuntime} for what was measured.
+     */
+    public void enableDirectSends() {
+        directSends = true;
+    }
+
+    public boolean directSends() {
+        return directSends;
+    }
+
+    /**
+     * Posts {@code MPI_Isend} from the calling thread without the engine's lock (MPI_THREAD_MULTIPLE, see
+     * {@link #enableDirectSends}), tests it once, and if it has not completed hands the request to the engine,
+     * which completes it like its own; returns the MPI error code of the Isend. {@code completion} runs on
+     * this thread if the send completed at once (the one case where a completion runs outside the lock).
+     * {@code scratch}: at least 16 native bytes the caller keeps until {@code completion} has run. Platform
+     * threads only.
+     */
+    public int isendDirect(MemorySegment buf, int dest, int tag, MemorySegment scratch, Completion completion) {
+        MpiAbi abi = mpi.abi();
+        MemorySegment slot = scratch.asSlice(0, abi.handleBytes());
+        MemorySegment flag = scratch.asSlice(8, 4);
+        long bytes = buf.byteSize();
+        int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, slot);
+        if (rc != Mpi.SUCCESS) {
+            return rc;
         }
+        stats.sentDirect(bytes);
+        if (mpi.test(slot, flag, abi.statusIgnore()) == Mpi.SUCCESS && flag.get(JAVA_INT, 0) != 0) {
+            completion.onComplete(Mpi.SUCCESS);
+            return rc;
+        }
+        long handle = abi.readHandle(slot, 0);
+        submit(engine -> engine.track(s -> {
+            abi.writeHandle(s, 0, handle);
+            return Mpi.SUCCESS;
+        }, completion));
         return rc;
     }
 
-    private void markBusy() {
-        busy[active - 1] = true;
-        busyRequests++;
+    /** Posts {@code MPI_Isend} of {@code buf} and tracks it; returns the MPI error code. Only while driving. */
+    public int isend(MemorySegment buf, int dest, int tag, Completion completion) {
+        long bytes = buf.byteSize();
+        int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, requests.nextSlot());
+        if (rc == Mpi.SUCCESS) {
+            requests.add(completion, bytes > options.eagerBytes(), false);
+            stats.sent(bytes);
+        }
+        return rc;
     }
 
     /**
@@ -241,10 +265,9 @@ public final class ProgressEngine implements AutoCloseable {
      * completes; returns the MPI error code. Only while driving.
      */
     public int track(RequestCall call, Completion completion) {
-        ensureCapacity();
-        int rc = call.call(requestSlot(active));
+        int rc = call.call(requests.nextSlot());
         if (rc == Mpi.SUCCESS) {
-            completions[active++] = completion;
+            requests.add(completion, false, false);
         }
         return rc;
     }
@@ -255,16 +278,15 @@ public final class ProgressEngine implements AutoCloseable {
             return 0;
         }
         try {
+            stats.pass();
             int work = 0;
             Outbound out;
             while ((out = queue.poll()) != null) {
                 out.post(this);
                 work++;
             }
-            if (active > 0) {
-                work += testRequests();
-            }
-            return work + probe();
+            work += requests.testSome();
+            return work + matcher.probe();
         } catch (RuntimeException e) {
             // An MPI error here (or a bug in a completion) leaves MPI state unknown: fail loudly, not hang.
             fail(e);
@@ -272,107 +294,9 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
-    private int testRequests() {
-        mpi.check(mpi.testsome(active, requests, outCount, indices, abi.statusIgnore()), "MPI_Testsome");
-        int done = outCount.get(JAVA_INT, 0);
-        if (done <= 0) {
-            return 0;
-        }
-        Completion[] finished = new Completion[done];
-        for (int i = 0; i < done; i++) {
-            int index = indices.getAtIndex(JAVA_INT, i);
-            finished[i] = completions[index];
-            completions[index] = null;
-            if (busy[index]) {
-                busy[index] = false;
-                busyRequests--;
-            }
-        }
-        int kept = 0;
-        for (int i = 0; i < active; i++) {
-            if (completions[i] != null) {
-                if (kept != i) {
-                    abi.writeHandle(requests, kept, abi.readHandle(requests, i));
-                    completions[kept] = completions[i];
-                    completions[i] = null;
-                    busy[kept] = busy[i];
-                    busy[i] = false;
-                }
-                kept++;
-            }
-        }
-        active = kept;
-        for (Completion c : finished) {
-            c.onComplete(Mpi.SUCCESS);
-        }
-        return done;
-    }
-
-    private int probe() {
-        int work = 0;
-        for (int i = 0; i < PROBES_PER_PASS; i++) {
-            mpi.check(mpi.improbe(abi.anySource(), abi.anyTag(), comm, flag, message, status), "MPI_Improbe");
-            if (flag.get(JAVA_INT, 0) == 0) {
-                break;
-            }
-            work++;
-            int source = abi.statusSource(status);
-            int tag = abi.statusTag(status);
-            mpi.check(mpi.getCount(status, byteType, count), "MPI_Get_count");
-            int bytes = count.get(JAVA_INT, 0);
-            if (bytes <= options.eagerBytes()) {
-                mpi.check(mpi.mrecv(scratch, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
-                router.onEager(source, tag, scratch.asSlice(0, bytes));
-            } else {
-                InboundRouter.Target target = router.onLarge(source, tag, bytes);
-                if (target == null) {
-                    MemorySegment sink = Arena.ofAuto().allocate(bytes);
-                    target = new InboundRouter.Target(sink, rc -> sink.byteSize(), false);
-                }
-                if (target.blocking()) {
-                    MemorySegment buffer = target.buffer();
-                    mpi.check(buffer.isNative()
-                            ? mpi.mrecvBlocking(buffer, bytes, byteType, message, abi.statusIgnore())
-                            : mpi.mrecvHeap(buffer, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
-                    target.completion().onComplete(Mpi.SUCCESS);
-                    continue;
-                }
-                ensureCapacity();
-                mpi.check(mpi.imrecv(target.buffer(), bytes, byteType, message, requestSlot(active)), "MPI_Imrecv");
-                completions[active++] = target.completion();
-                markBusy();
-            }
-        }
-        return work;
-    }
-
-    private MemorySegment requestSlot(int index) {
-        return requests.asSlice(index * abi.handleBytes(), abi.handleBytes());
-    }
-
-    private void ensureCapacity() {
-        if (active < completions.length) {
-            return;
-        }
-        int capacity = completions.length * 2;
-        MemorySegment grown = arena.allocate(abi.handleBytes() * capacity, 8);
-        MemorySegment.copy(requests, 0, grown, 0, abi.handleBytes() * active);
-        requests = grown;
-        indices = arena.allocate(JAVA_INT.byteSize() * capacity, 4);
-        completions = Arrays.copyOf(completions, capacity);
-        busy = Arrays.copyOf(busy, capacity);
-    }
-
     private void fail(RuntimeException cause) {
         failure = cause;
-        for (int i = 0; i < active; i++) {
-            Completion c = completions[i];
-            completions[i] = null;
-            busy[i] = false;
-            c.onComplete(cause instanceof MpiException m && m.errorCode() > 0 ? m.errorCode() : -1);
-        }
-        active = 0;
-        busyRequests = 0;
+        requests.failAll(cause instanceof MpiException m && m.errorCode() > 0 ? m.errorCode() : -1);
         router.onEngineFailure(cause);
     }
 
@@ -380,8 +304,11 @@ public final class ProgressEngine implements AutoCloseable {
         BackoffIdler idler = new BackoffIdler(options);
         while (running) {
             if (drivers.get() > 0) {
+                // A waiting thread drives progress itself: stay out of its way (one busy thread per core).
+                stats.idleFrom(System.nanoTime());
                 idler.parkAtCap(this);
-                idler.reset();
+                stats.idleUntil(System.nanoTime());
+                idler.rearm();
                 continue;
             }
             int work = 0;
@@ -393,8 +320,12 @@ public final class ProgressEngine implements AutoCloseable {
                 }
             }
             if (work > 0) {
+                stats.idleUntil(System.nanoTime());
                 idler.reset();
-            } else if (busyRequests > 0) {
+                continue;
+            }
+            stats.idleFrom(System.nanoTime());
+            if (requests.busy() > 0) {
                 Thread.yield(); // a large transfer is in flight: keep it moving
             } else if (idler.willPark(parkedWaiters.get() > 0)) {
                 sleeping = true;
@@ -411,6 +342,7 @@ public final class ProgressEngine implements AutoCloseable {
     /** Stops the engine thread (bounded wait). Does not finalize MPI. Any thread but the engine's. */
     @Override
     public void close() {
+        TransportGauges.unregister(GAUGES, stats);
         running = false;
         LockSupport.unpark(thread);
         try {

@@ -9,9 +9,11 @@ import io.dask4j.comm.FatalCommClosedException;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.mpi.MpiRuntime;
 import io.dask4j.mpi.binding.MpiException;
 import io.dask4j.mpi.binding.Posix;
+import io.dask4j.mpi.engine.ProgressEngine;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -54,6 +56,9 @@ public final class CrossRankMain {
             } catch (FatalCommClosedException expected) {
                 check(expected.getMessage().contains("no rank " + size), expected.getMessage());
             }
+            Map<String, Double> gauges = TransportGauges.snapshot().get(ProgressEngine.GAUGES);
+            check(gauges != null && gauges.get("passes_total") > 0 && gauges.get("bytes_sent_total") > (3 << 20)
+                    && gauges.get("bytes_received_total") > (3 << 20), "engine gauges published: " + gauges);
             mpi.barrier();
             listener.stop();
             System.out.println("RANK " + rank + " OK");
@@ -141,6 +146,7 @@ public final class CrossRankMain {
             check(back.frame(0).size() == 0, "empty frame");
             check(Arrays.equals(back.frame(1).toDoubleArray(), doubles), "doubles");
             check(back.frame(2).segment().mismatch(nat) == -1, "native frame");
+            check(back.frame(1).segment().heapBase().orElse(null) instanceof double[], "a double[] arrives as a double[]");
             check(Arrays.equals(back.frame(3).toByteArray(), big), "big frame");
             check(back.frame(4).toByteArray()[0] == 9, "last frame");
         }

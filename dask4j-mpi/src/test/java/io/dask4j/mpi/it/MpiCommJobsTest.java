@@ -41,6 +41,17 @@ class MpiCommJobsTest {
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void aRankThatDoesNotReadStallsItsFlooderButKeepsServingOtherRanks(MpiJob.Impl impl) throws Exception {
+        MpiJob.assumeInstalled(impl);
+        MpiJob.Result result = MpiJob.run(impl, 3, Map.of(), 120, BackPressureMain.class);
+        assertThat(result.output()).as(result.output()).contains("RANK 0 STALLED AFTER", "RANK 0 OK", "RANK 1 OK", "RANK 2 OK")
+                .doesNotContain("FAILED");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aRankStartedWithoutALauncherRunsAsASingleton(MpiJob.Impl impl) throws Exception {
         MpiJob.assumeInstalled(impl);

@@ -21,8 +21,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
@@ -174,23 +176,45 @@ public final class Client implements AutoCloseable {
         return futures;
     }
 
-    /** Submits a graph and keeps the results of {@code outputs} (all keys if none) on the workers. */
+    /**
+     * Submits a graph and keeps the results of {@code outputs} (all keys if none) on the workers. An output
+     * that is not a key of the graph may be a key this client already holds (a persisted result reused as
+     * is, as a rechunk reuses unchanged blocks): its future is simply one more reference to it.
+     *
+     * @throws IllegalArgumentException if an output is neither in the graph nor held by this client
+     */
     public Map<String, DaskFuture<Object>> persist(TaskGraph graph, String... outputs) {
         List<String> wanted = outputs.length == 0 ? new ArrayList<>(graph.keys()) : List.of(outputs);
-        for (String k : wanted) {
-            if (!graph.keys().contains(k)) {
-                throw new IllegalArgumentException("output " + k + " is not a key of the graph");
-            }
-        }
-        GraphEncoder enc = new GraphEncoder(functions, new HashSet<>(wanted), false);
-        for (TaskGraph.Node n : graph.inPriorityOrder(wanted)) {
-            enc.add(n.key(), Adapters.identity(n.fn()), n.fn(), n.args());
-        }
         Map<String, DaskFuture<Object>> result = new LinkedHashMap<>();
+        List<String> toRun = new ArrayList<>(wanted.size());
         for (String k : wanted) {
-            result.put(k, futureFor(k));
+            if (result.containsKey(k)) {
+                continue;
+            }
+            if (graph.keys().contains(k)) {
+                toRun.add(k);
+                result.put(k, null);   // keeps the outputs' order; filled below
+                continue;
+            }
+            FutureState s = keys.acquireIfHeld(k);
+            if (s == null) {
+                result.values().stream().filter(Objects::nonNull).forEach(DaskFuture::release);
+                throw new IllegalArgumentException("output " + k + " is neither a key of the graph nor held by this client");
+            }
+            result.put(k, new DaskFuture<>(this, s));
         }
-        enc.finish().forEach(this::send);
+        if (!toRun.isEmpty()) {
+            // In the outputs' order: the scheduler starts wanted tasks in this order, and hands tasks without
+            // inputs to the workers in contiguous runs of it, so the caller's order decides which share a worker.
+            GraphEncoder enc = new GraphEncoder(functions, new LinkedHashSet<>(toRun), false);
+            for (TaskGraph.Node n : graph.inPriorityOrder(toRun)) {
+                enc.add(n.key(), Adapters.identity(n.fn()), n.fn(), n.args());
+            }
+            for (String k : toRun) {
+                result.put(k, futureFor(k));
+            }
+            enc.finish().forEach(this::send);
+        }
         return result;
     }
 

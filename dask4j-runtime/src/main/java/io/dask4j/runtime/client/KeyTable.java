@@ -31,6 +31,14 @@ final class KeyTable {
         return holder[0];
     }
 
+    /** One more future for {@code key} if this client holds it already, else null (checked and counted atomically). */
+    FutureState acquireIfHeld(String key) {
+        return states.computeIfPresent(key, (k, s) -> {
+            s.refs.incrementAndGet();
+            return s;
+        });
+    }
+
     /**
      * One future of {@code s} went away; at zero the key is dropped and queued for release. Returns true
      * when that made the release queue non-empty (the caller wakes its sender).

@@ -3,6 +3,8 @@ package io.dask4j.runtime.cluster;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.client.Client;
+import io.dask4j.runtime.dashboard.DashboardConfig;
+import io.dask4j.runtime.dashboard.DashboardServer;
 import io.dask4j.runtime.scheduler.Scheduler;
 import io.dask4j.runtime.scheduler.SchedulerConfig;
 import io.dask4j.runtime.worker.Worker;
@@ -12,12 +14,14 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -33,6 +37,11 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
+ * <p>No dashboard unless asked for ({@link Builder#dashboard(boolean)}): tests and benchmarks start many
+ * local clusters, often in parallel JVMs, and none of them should take (or race for) port 8787. With
+ * {@code dashboard(true)} it serves at 127.0.0.1:8787, or on a free port if that is taken (see {@link
+ * #dashboardUrl()}), as Dask's LocalCluster does.
+ *
  * <p>Thread-safe for its accessors; {@link #close()} is idempotent.
  */
 public final class LocalCluster implements AutoCloseable {
@@ -41,6 +50,7 @@ public final class LocalCluster implements AutoCloseable {
     public static final String OPEN_LAMBDAS = "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED";
 
     private final Scheduler scheduler;
+    private final DashboardServer dashboard;
     private final List<Worker> workers = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
@@ -58,6 +68,7 @@ public final class LocalCluster implements AutoCloseable {
         private CommOptions options = CommOptions.defaults();
         private int allowedFailures = 3;
         private Duration heartbeatTimeout = Duration.ofSeconds(30);
+        private DashboardConfig dashboard = DashboardConfig.disabled();
         // Full JIT by default: worker processes run user kernels, so C2 matters more than start-up time.
         private List<String> jvmArgs = List.of("-XX:+UseSerialGC", OPEN_LAMBDAS);
 
@@ -108,6 +119,23 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
+        /** Serve the scheduler's dashboard at 127.0.0.1:8787 (a free port if taken), or not (default). */
+        public Builder dashboard(boolean on) {
+            this.dashboard = on ? DashboardConfig.defaults() : DashboardConfig.disabled();
+            return this;
+        }
+
+        /** Serve the dashboard at {@code host:port}, {@code :port} or {@code port} (0: a free port). */
+        public Builder dashboardAddress(String address) {
+            this.dashboard = DashboardConfig.parse(address);
+            return this;
+        }
+
+        public Builder dashboard(DashboardConfig config) {
+            this.dashboard = config;
+            return this;
+        }
+
         /** JVM options of worker processes (default: SerialGC and C1 only, for a fast start, plus {@link #OPEN_LAMBDAS}). */
         public Builder jvmArgs(List<String> args) {
             this.jvmArgs = List.copyOf(args);
@@ -130,6 +158,14 @@ public final class LocalCluster implements AutoCloseable {
         this.scheduler = Scheduler.start(SchedulerConfig.listeningOn(listen)
                 .withOptions(b.options.withIdentity("scheduler"))
                 .withAllowedFailures(b.allowedFailures).withHeartbeatTimeout(b.heartbeatTimeout));
+        DashboardServer board = null;
+        try {
+            board = b.dashboard.enabled() ? DashboardServer.start(scheduler, b.dashboard) : null;
+        } catch (RuntimeException e) {
+            scheduler.close();
+            throw e;
+        }
+        this.dashboard = board;
         try {
             for (int i = 0; i < b.workers; i++) {
                 if (b.processes) {
@@ -212,6 +248,11 @@ public final class LocalCluster implements AutoCloseable {
         return scheduler;
     }
 
+    /** The dashboard's address, if this cluster serves one. */
+    public Optional<URI> dashboardUrl() {
+        return Optional.ofNullable(dashboard).map(DashboardServer::url);
+    }
+
     /** The in-process workers (empty when workers are processes). */
     public List<Worker> workers() {
         return List.copyOf(workers);
@@ -239,6 +280,9 @@ public final class LocalCluster implements AutoCloseable {
             return;
         }
         closed = true;
+        if (dashboard != null) {
+            dashboard.close();
+        }
         for (Worker w : workers) {
             w.close();
         }

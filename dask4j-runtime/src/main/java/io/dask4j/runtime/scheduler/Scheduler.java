@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Threads.</b> One platform thread owns all task state ("dask4j-scheduler"); one virtual thread
  * per comm reads messages and enqueues them whole (a batch of thousands is one hand-off). {@link
- * #snapshot()}, {@link #address()} and {@link #close()} may be called from any thread.
+ * #snapshot()}, {@link #view()}, {@link #taskStream}, {@link #address()} and {@link #close()} may be
+ * called from any thread: the dashboard's HTTP threads only ever read views the loop published.
  */
 public final class Scheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -50,6 +51,7 @@ public final class Scheduler implements AutoCloseable {
     private final AtomicLong messages = new AtomicLong();
     private final AtomicLong frameBytes = new AtomicLong();
     private final Thread loop;
+    private final ViewPublisher views;
     private volatile boolean running = true;
 
     /** One connected comm, a worker or a client once registered. Fields other than comm/out: loop thread only. */
@@ -69,6 +71,7 @@ public final class Scheduler implements AutoCloseable {
     private Scheduler(SchedulerConfig config) {
         this.config = config;
         this.state = new SchedulerState(config.allowedFailures());
+        this.views = new ViewPublisher(state, () -> addresses().stream().map(Address::toString).toList());
         this.loop = new Thread(null, this::runLoop, "dask4j-scheduler", 256L << 20);
         this.loop.setDaemon(true);
     }
@@ -111,6 +114,40 @@ public final class Scheduler implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("scheduler did not answer a snapshot request", e);
         }
+    }
+
+    /**
+     * The latest aggregate view for dashboards, published by the event loop every 200 ms while views are
+     * being asked for. When the latest is older than that (nobody asked for a while) this asks the loop
+     * for a fresh one and waits up to 2 s, then settles for the stale one. So a view is at most a few
+     * hundred milliseconds old.
+     */
+    public ClusterView view() {
+        views.touch();
+        ClusterView v = views.current();
+        if (v != null && System.currentTimeMillis() - v.takenAtMillis() < 250) {
+            return v;
+        }
+        CompletableFuture<ClusterView> fresh = new CompletableFuture<>();
+        events.add(() -> fresh.complete(views.publish(System.nanoTime())));
+        try {
+            return fresh.get(2, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            if (v != null) {
+                return v;
+            }
+            throw new IllegalStateException("scheduler did not publish a view", e);
+        }
+    }
+
+    /**
+     * A sample of the finished tasks (worker, key, start, stop) published after sequence number {@code
+     * after}, oldest first, at most {@code max} (the loop publishes at most a few hundred per view, so a
+     * page sees a representative stream, not every task). Any thread.
+     */
+    public List<TaskStreamEvent> taskStream(long after, int max) {
+        views.touch();
+        return views.window.after(after, max);
     }
 
     private void serve(Comm comm) {
@@ -157,7 +194,7 @@ public final class Scheduler implements AutoCloseable {
                 String id = "client-" + clientIds.incrementAndGet();
                 peer.client = state.addClient(id, peer.comm.localAddress().scheme(), peer.out);
             } else {
-                peer.worker = state.addWorker(first, peer.out, System.nanoTime(), heartbeatMs());
+                peer.worker = state.addWorker(first, peer.out, System.nanoTime(), workerHeartbeatMs());
                 LOG.info("worker {} registered", peer.worker.id);
             }
         } catch (ProtocolException | IllegalArgumentException | ClassCastException e) {
@@ -169,6 +206,17 @@ public final class Scheduler implements AutoCloseable {
 
     private long heartbeatMs() {
         return Math.max(50, config.heartbeatTimeout().toMillis() / 5);
+    }
+
+    /**
+     * How often a new worker reports (its heartbeat carries the dashboard's memory, CPU and traffic
+     * figures): as Dask, every 0.5 s in a small cluster, slower as it grows, and never less often than
+     * the timeout needs.
+     */
+    private long workerHeartbeatMs() {
+        int n = state.tx.workers.size();
+        long ms = n <= 10 ? 500 : n < 50 ? 1000 : n < 200 ? 2000 : 2000 + 10L * n;
+        return Math.min(ms, heartbeatMs());
     }
 
     private void handle(Peer peer, Message batch) {
@@ -236,6 +284,7 @@ public final class Scheduler implements AutoCloseable {
                     batch.clear();
                 }
                 long now = System.nanoTime();
+                views.maybePublish(now);
                 if (now - nextCheckNs >= 0) {
                     nextCheckNs = now + TimeUnit.MILLISECONDS.toNanos(heartbeatMs());
                     checkHeartbeats(now);

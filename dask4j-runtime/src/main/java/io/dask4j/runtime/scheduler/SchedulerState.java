@@ -65,6 +65,7 @@ final class SchedulerState {
         }
         WorkerState w = new WorkerState(id, register.has("name") ? register.getString("name") : id, addresses,
                 byScheme, register.getInt("nthreads"), register.getLong("memory_limit"), sink, nowNs);
+        w.pid = register.fields().get("pid") instanceof Number pid ? pid.longValue() : 0;
         tx.workers.put(id, w);
         sink.send(Message.of(Ops.REGISTERED, Map.of("id", id, "heartbeat_ms", heartbeatMs)));
         tx.assignReady();
@@ -130,12 +131,20 @@ final class SchedulerState {
                 List<Object> keys = m.getList("keys");
                 List<Object> runs = m.getList("runs");
                 List<Object> sizes = m.getList("nbytes");
+                // start/stop (worker clock, µs since the epoch) feed the dashboard's task stream; optional
+                List<Object> starts = m.has("start") ? m.getList("start") : null;
+                List<Object> stops = m.has("stop") ? m.getList("stop") : null;
+                if (starts != null && (stops == null || starts.size() != n || stops.size() != n)) {
+                    throw new ProtocolException("tasks-finished: start and stop columns must have one row per key");
+                }
                 for (int i = 0; i < n; i++) {
                     if (!(keys.get(i) instanceof String key) || !(runs.get(i) instanceof Number run)
                             || !(sizes.get(i) instanceof Number nbytes)) {
                         throw new ProtocolException("tasks-finished: bad row " + i);
                     }
-                    finished(w, key, run.intValue(), nbytes.longValue());
+                    long start = starts != null && starts.get(i) instanceof Number s ? s.longValue() : 0;
+                    long stop = stops != null && stops.get(i) instanceof Number s ? s.longValue() : 0;
+                    finished(w, key, run.intValue(), nbytes.longValue(), start, stop);
                 }
             }
             case Ops.TASK_ERRED -> {
@@ -148,15 +157,20 @@ final class SchedulerState {
                 }
             }
             case Ops.MISSING_DATA -> missingData(w, m);
-            case Ops.HEARTBEAT -> { }
+            case Ops.HEARTBEAT -> w.metrics = io.dask4j.runtime.protocol.WorkerMetrics.from(m);
             default -> throw new ProtocolException("unknown op '" + m.op() + "' from a worker");
         }
     }
 
-    private void finished(WorkerState w, String key, int run, long nbytes) {
+    private void finished(WorkerState w, String key, int run, long nbytes, long startMicros, long stopMicros) {
         TaskState t = tx.tasks.get(key);
         if (t != null && t.status == TaskStatus.PROCESSING && t.processingOn == w && t.runId == run) {
+            TaskGroup g = t.group;
             tx.finished(w, t, nbytes);
+            if (stopMicros > startMicros && startMicros > 0) {
+                g.computeMicros += stopMicros - startMicros;
+                tx.stream.record(w.id, g, key, startMicros, stopMicros);
+            }
         } else if (t == null || t.processingOn != w) {
             boolean holds = t != null && t.holders != null && t.holders.contains(w);
             if (!holds) {
@@ -349,6 +363,10 @@ final class SchedulerState {
             out.add(s);
         }
         return out;
+    }
+
+    long workersLost() {
+        return workersLost;
     }
 
     SchedulerSnapshot snapshot(long messages, long frameBytes) {

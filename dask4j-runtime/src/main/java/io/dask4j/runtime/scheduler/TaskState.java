@@ -36,6 +36,8 @@ final class TaskState {
     int suspicious;
     ErrorInfo error;
     boolean queued;
+    /** The task's key-prefix group, for the dashboard's progress counts; set when created. */
+    TaskGroup group;
 
     TaskState(String key) {
         this.key = key;

@@ -24,6 +24,8 @@ final class Transitions {
     private final int[] counts = new int[TaskStatus.values().length];
     private final ArrayDeque<TaskState> ready = new ArrayDeque<>();
     private final int allowedFailures;
+    final TaskGroups groups = new TaskGroups();
+    final TaskStreamRing stream = new TaskStreamRing();
     long completed;
     long erred;
 
@@ -34,11 +36,26 @@ final class Transitions {
     void setStatus(TaskState t, TaskStatus s) {
         counts[t.status.ordinal()]--;
         counts[s.ordinal()]++;
+        TaskGroup g = t.group;
+        g.counts[t.status.ordinal()]--;
+        g.counts[s.ordinal()]++;
+        if (t.status == TaskStatus.MEMORY) {
+            g.nbytesInMemory -= t.nbytes;
+        }
+        if (s == TaskStatus.MEMORY) {
+            g.nbytesInMemory += t.nbytes;
+        } else if (s == TaskStatus.ERRED) {
+            g.erred++;
+        }
         t.status = s;
     }
 
     void created(TaskState t) {
         counts[t.status.ordinal()]++;
+        TaskGroup g = groups.of(t.key);
+        t.group = g;
+        g.total++;
+        g.counts[t.status.ordinal()]++;
         tasks.put(t.key, t);
     }
 
@@ -103,6 +120,7 @@ final class Transitions {
         setStatus(t, TaskStatus.MEMORY);
         addHolder(t, w);
         completed++;
+        t.group.completed++;
         t.forEachWanter(c -> notifyInMemory(c, t));
         for (TaskState d : t.dependents()) {
             if (d.status == TaskStatus.WAITING && --d.waitingOn == 0 && !d.queued) {

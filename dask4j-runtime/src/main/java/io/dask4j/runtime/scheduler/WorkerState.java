@@ -25,6 +25,9 @@ final class WorkerState {
     long lastSeenNs;
     long tasksCompleted;
     boolean alive = true;
+    /** The worker's process id (from its registration) and its latest heartbeat figures. */
+    long pid;
+    io.dask4j.runtime.protocol.WorkerMetrics metrics = io.dask4j.runtime.protocol.WorkerMetrics.EMPTY;
 
     WorkerState(String id, String name, List<String> addresses, Map<String, String> addressesByScheme,
                 int nthreads, long memoryLimit, MessageSink sink, long nowNs) {

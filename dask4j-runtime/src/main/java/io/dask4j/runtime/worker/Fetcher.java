@@ -13,11 +13,15 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Fetches task inputs straight from the workers holding them (never through the scheduler). Keys
- * wanted from one peer are grouped into one {@code get-data} request of up to {@value #MAX_KEYS} keys;
- * at most {@code perPeer} requests to one peer are in flight, several peers are served at once. When a
- * peer fails or lacks a key, the next holder is tried, then the {@link TaskManager} reports the key
- * missing to the scheduler. Thread-safe; each request runs on its own virtual thread.
+ * Fetches task inputs straight from the workers holding them (never through the scheduler). Keys are
+ * queued per peer by {@link #request} and sent by {@link #flush} (called once per batch of assigned
+ * tasks), so that keys wanted from one peer are grouped into one {@code get-data} request of up to
+ * {@value #MAX_KEYS} keys; at most {@code perPeer} requests to one peer are in flight, several peers
+ * are served at once. The peer caps each reply in bytes ({@link Worker#MAX_REPLY_BYTES}) and names the
+ * keys that did not fit "later"; they go back to the queue, so a large fetch arrives in pieces whose
+ * values can be used as they come. When a peer fails or lacks a key, the next holder is tried, then the
+ * {@link TaskManager} reports the key missing to the scheduler. Thread-safe; each request runs on its
+ * own virtual thread.
  */
 final class Fetcher {
     static final int MAX_KEYS = 2000;
@@ -38,6 +42,7 @@ final class Fetcher {
         this.tasks = tasks;
     }
 
+    /** Queues {@code key} for its first holder; nothing is sent before the next {@link #flush}. */
     synchronized void request(String key, List<String> holders) {
         if (holders.isEmpty()) {
             tasks.onFetchFailed(key, "");
@@ -46,7 +51,13 @@ final class Fetcher {
         String peer = holders.getFirst();
         alternatives.put(key, holders.subList(1, holders.size()));
         queued.computeIfAbsent(peer, p -> new ArrayDeque<>()).add(key);
-        pump(peer);
+    }
+
+    /** Sends requests for the queued keys, up to the per-peer limit. */
+    synchronized void flush() {
+        for (String peer : new ArrayList<>(queued.keySet())) {
+            pump(peer);
+        }
     }
 
     private void pump(String peer) {
@@ -124,6 +135,9 @@ final class Fetcher {
             } else {
                 tasks.onFetchFailed(k, peer);
             }
+        }
+        if (!retry.isEmpty()) {
+            flush();
         }
     }
 }

@@ -47,7 +47,7 @@ final class TaskManager {
     private final Map<String, TaskFunction<?>> functions = new ConcurrentHashMap<>();
     private Fetcher fetcher;
     private final io.dask4j.runtime.protocol.ColumnBatch finished =
-            new io.dask4j.runtime.protocol.ColumnBatch(Ops.TASKS_FINISHED, "keys", "runs", "nbytes");
+            new io.dask4j.runtime.protocol.ColumnBatch(Ops.TASKS_FINISHED, "keys", "runs", "nbytes", "start", "stop");
     private Runnable onFinished = () -> { };
     final AtomicLong tasksRun = new AtomicLong();
     final AtomicLong tasksFailed = new AtomicLong();
@@ -78,19 +78,24 @@ final class TaskManager {
         List<Object> prios = m.getList("prios");
         List<Object> deps = m.getList("deps");
         List<Object> fnbs = m.getList("fnbs");
-        for (int i = 0; i < n; i++) {
-            Object fn = io.dask4j.runtime.protocol.ColumnBatch.decoded(m, "fns", fns, i);
-            if (!(keys.get(i) instanceof String key) || !(runs.get(i) instanceof Number run)
-                    || !(fn instanceof String fnId) || !(args.get(i) instanceof byte[] a)
-                    || !(prios.get(i) instanceof Number prio)) {
-                throw new ProtocolException("compute-tasks: bad row " + i);
+        try {
+            for (int i = 0; i < n; i++) {
+                Object fn = io.dask4j.runtime.protocol.ColumnBatch.decoded(m, "fns", fns, i);
+                if (!(keys.get(i) instanceof String key) || !(runs.get(i) instanceof Number run)
+                        || !(fn instanceof String fnId) || !(args.get(i) instanceof byte[] a)
+                        || !(prios.get(i) instanceof Number prio)) {
+                    throw new ProtocolException("compute-tasks: bad row " + i);
+                }
+                if (fnbs.get(i) instanceof byte[] fnb) {
+                    functionBytes.put(fnId, fnb);
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> d = deps.get(i) instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+                compute(key, run.intValue(), fnId, a, prio.longValue(), d);
             }
-            if (fnbs.get(i) instanceof byte[] fnb) {
-                functionBytes.put(fnId, fnb);
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> d = deps.get(i) instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
-            compute(key, run.intValue(), fnId, a, prio.longValue(), d);
+        } finally {
+            // The inputs of the whole batch are queued first, so that keys from one peer share requests.
+            fetcher.flush();
         }
     }
 
@@ -245,6 +250,7 @@ final class TaskManager {
 
     private void run(WorkerTask t) {
         Object result;
+        long startMicros = TaskClock.nowMicros();
         try {
             TaskFunction<?> fn = function(t.fnId);
             Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args), KeyRef.class, this::valueOf);
@@ -256,6 +262,7 @@ final class TaskManager {
             fail(t, e);
             return;
         }
+        long stopMicros = TaskClock.nowMicros();
         tasksRun.incrementAndGet();
         long nbytes = Sizes.estimate(result);
         if (!t.cancelled && tasks.remove(t.key, t)) {
@@ -266,7 +273,8 @@ final class TaskManager {
                     releaseInputs(t);
                 }
             }
-            if (finished.add(t.key, (long) t.run, nbytes)) {
+            // start/stop: the dashboard's task stream (start includes unpacking the arguments)
+            if (finished.add(t.key, (long) t.run, nbytes, startMicros, stopMicros)) {
                 onFinished.run();
             }
         }

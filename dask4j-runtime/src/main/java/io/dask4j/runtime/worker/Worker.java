@@ -45,8 +45,12 @@ import java.util.stream.Stream;
 public final class Worker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
-    /** A get-data reply stops adding values past this many bytes; the rest are marked "later" and asked again. */
-    static final long MAX_REPLY_BYTES = 64L << 20;
+    /**
+     * A get-data reply carries at most this many bytes of values (a single larger value goes alone); the
+     * keys that did not fit are marked "later" and the peer asks again. The peer can use each reply's
+     * values as soon as it arrives, so smaller replies let its tasks start while the rest is in flight.
+     */
+    static final long MAX_REPLY_BYTES = 16L << 20;
 
     private final WorkerConfig config;
     private final Path directory;
@@ -194,7 +198,8 @@ public final class Worker implements AutoCloseable {
         try {
             while (!closed.isDone()) {
                 Thread.sleep(intervalMs);
-                toScheduler.send(Message.of(Ops.HEARTBEAT, Map.of("memory", store.memoryBytes(), "spilled", store.spilledBytes())));
+                toScheduler.send(Message.of(Ops.HEARTBEAT,
+                        io.dask4j.runtime.protocol.WorkerMetrics.collect(store.memoryBytes(), store.spilledBytes()).toFields()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -234,7 +239,8 @@ public final class Worker implements AutoCloseable {
         long bytes = 0;
         for (Object o : m.getList("keys")) {
             String key = String.valueOf(o);
-            if (bytes >= MAX_REPLY_BYTES) {
+            long n = store.nbytes(key);
+            if (!found.isEmpty() && bytes + n > MAX_REPLY_BYTES) {
                 later.add(key);
                 continue;
             }
@@ -244,7 +250,6 @@ public final class Worker implements AutoCloseable {
                 continue;
             }
             found.add(key);
-            long n = store.nbytes(key);
             bytes += n;
             sizes.add(n);
             values.add(value);

@@ -1,0 +1,71 @@
+package io.dask4j.comm.stats;
+
+import io.dask4j.comm.Frame;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.wire.WireCodec;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WireSizeTest {
+
+    private static long encoded(Message m) {
+        return new WireCodec().encodeHeader(m).limit() + m.frameBytes();
+    }
+
+    @Test
+    void sizeEqualsTheEncodedHeaderPlusFramesForEveryHeaderType() {
+        Map<String, Object> fields = new HashMap<>();
+        fields.put("nil", null);
+        fields.put("flag", true);
+        for (long v : new long[]{0, 127, 128, 255, 256, 65_535, 65_536, (1L << 32) - 1, 1L << 32, -1, -32, -33, -128,
+                -129, -32_768, -32_769, Integer.MIN_VALUE, Integer.MIN_VALUE - 1L}) {
+            fields.put("long" + v, v);
+        }
+        fields.put("int", 70_000);
+        fields.put("double", 1.5);
+        fields.put("ascii", "hello");
+        fields.put("text31", "x".repeat(31));
+        fields.put("text32", "x".repeat(32));
+        fields.put("text300", "y".repeat(300));
+        fields.put("text70k", "z".repeat(70_000));
+        fields.put("unicode", "héllo wörld ✓ 𝄞 \uD800 end");
+        fields.put("bytes", new byte[300]);
+        fields.put("bigbytes", new byte[70_000]);
+        List<Object> list = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            list.add("key-" + i);
+        }
+        fields.put("list", list);
+        fields.put("nested", Map.of("a", List.of(1L, 2L, Map.of("b", "c")), "d", new byte[3]));
+        List<Object> big = new ArrayList<>();
+        for (int i = 0; i < 70_000; i++) {
+            big.add((long) i);
+        }
+        fields.put("big", big);
+        Message m = Message.of("some-op", fields, List.of(Frame.of(new double[100]), Frame.of(new byte[5])));
+
+        assertThat(WireSize.of(m)).isEqualTo(encoded(m));
+    }
+
+    @Test
+    void anEmptyMessageIsPreludePlusATinyHeader() {
+        Message m = Message.of("ping");
+        assertThat(WireSize.of(m)).isEqualTo(encoded(m));
+    }
+
+    @Test
+    void manyFramesCountTheirLengthsAndKinds() {
+        List<Frame> frames = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            frames.add(Frame.of(new long[i]));
+        }
+        Message m = Message.of("frames", Map.of("n", 300L), frames);
+        assertThat(WireSize.of(m)).isEqualTo(encoded(m));
+    }
+}

@@ -1,0 +1,289 @@
+package io.dask4j.mpi.comm;
+
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.wire.MessageHeader;
+import io.dask4j.comm.wire.WireCodec;
+import io.dask4j.mpi.engine.BufferPool;
+import io.dask4j.mpi.engine.InboundRouter;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+
+/**
+ * Routes what the progress engine receives to the comms of an {@link MpiTransport}: envelopes to their comm
+ * (or to a listener for CONNECT), and the frame messages that follow a DATA envelope into the memory of
+ * their frames, tracked per source by a {@link FrameCursor} (MPI keeps one source's messages in order).
+ *
+ * <p>Where a frame lands: frames up to {@link #HEAP_FRAME_BYTES} go straight into a Java array of their kind
+ * (MPI writes into the array; a {@code double[]} sent arrives as a {@code double[]} the reader uses as is, and
+ * the GC recycles the memory, which stays warm). Larger ones go to pooled native memory, handed to the reader
+ * as a view that returns to the pool once unreachable. Native memory for every large frame was measured and
+ * lost here: such a view comes back to the pool only after a GC, which off-heap memory does not provoke, so a
+ * busy comm kept receiving into fresh pages (12-20 us per 4 KiB page on a small VM; DESIGN.md §8), 20-60x
+ * slower at 64 MiB than zeroing a warm Java array.
+ *
+ * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link #INBOX_BYTES} behind
+ * (and has at least one unread message, so that a single message of any size still passes) is held back:
+ * its source is paused ({@link #isPaused}), so the engine leaves that rank's later messages unmatched in
+ * MPI, and large ones stay at the sender (MPI's rendezvous), whose writers then wait. When the reader
+ * catches up (or the comm closes) the envelope is routed and the source resumes. Other ranks keep flowing;
+ * other comms from the paused rank wait with it, since one rank's messages must be taken in order.
+ *
+ * <p>Every method runs on the thread driving the engine, under its lock, except {@link #requestResume}.
+ */
+final class InboundDemux implements InboundRouter {
+
+    /**
+     * Heap-origin frames up to this size are received straight into a Java array of their kind (blocking
+     * MPI_Mrecv with the GC held off); larger ones go to pooled native memory.
+     */
+    static final long HEAP_FRAME_BYTES = Long.getLong("dask4j.mpi.heapFrameBytes", 256L << 20);
+    /**
+     * Native frames are received with MPI_Imrecv, so that other comms keep moving meanwhile; {@code
+     * -Ddask4j.mpi.blockingReceives=true} receives them with a blocking MPI_Mrecv once matched instead.
+     */
+    static final boolean BLOCKING_RECEIVES = Boolean.getBoolean("dask4j.mpi.blockingReceives");
+    /** How far (bytes of received, unread messages) a comm's reader may fall behind before its source pauses. */
+    static final long INBOX_BYTES = Long.getLong("dask4j.mpi.inboxMiB", 256) << 20;
+
+    private final MpiTransport transport;
+    private final BufferPool pool;
+    private final FrameCursor[] cursors;
+    /** Per source: a copy of the DATA envelope held back, or null. */
+    private final MemorySegment[] held;
+    private final MpiComm[] heldFor;
+    private int paused;
+    private volatile boolean resumeRequested;
+
+    InboundDemux(MpiTransport transport, BufferPool pool, int size) {
+        this.transport = transport;
+        this.pool = pool;
+        this.cursors = new FrameCursor[size];
+        this.held = new MemorySegment[size];
+        this.heldFor = new MpiComm[size];
+    }
+
+    @Override
+    public boolean isPaused(int source) {
+        return held[source] != null;
+    }
+
+    @Override
+    public boolean anyPaused() {
+        return paused > 0;
+    }
+
+    /** A comm's reader caught up or the comm closed: look at held envelopes at the next pass. Any thread. */
+    void requestResume() {
+        resumeRequested = true;
+    }
+
+    @Override
+    public void onPass() {
+        if (paused == 0 || !resumeRequested) {
+            return;
+        }
+        resumeRequested = false;
+        for (int source = 0; source < held.length; source++) {
+            MemorySegment envelope = held[source];
+            if (envelope != null && !heldFor[source].overBudget()) {
+                held[source] = null;
+                heldFor[source] = null;
+                paused--;
+                onEnvelope(source, envelope);
+            }
+        }
+    }
+
+    @Override
+    public void onEager(int source, int tag, MemorySegment data) {
+        if (tag == MpiTransport.TAG_ENVELOPE) {
+            onEnvelope(source, data);
+        } else if (tag == MpiTransport.TAG_FRAME) {
+            FrameCursor cursor = cursors[source];
+            MemorySegment target = cursor == null ? null : cursor.next(data.byteSize());
+            if (target != null) {
+                MemorySegment.copy(data, 0, target, 0, data.byteSize());
+            }
+            finishChunk(source, cursor, false);
+        }
+    }
+
+    @Override
+    public Target onLarge(int source, int tag, long bytes) {
+        if (tag == MpiTransport.TAG_ENVELOPE) {
+            MemorySegment buffer = pool.acquire(bytes);
+            MemorySegment view = buffer.asSlice(0, bytes);
+            return new Target(view, rc -> {
+                onEnvelope(source, view);
+                pool.release(buffer);
+            }, true);
+        }
+        if (tag != MpiTransport.TAG_FRAME) {
+            return null;
+        }
+        FrameCursor cursor = cursors[source];
+        MemorySegment target = cursor == null ? null : cursor.next(bytes);
+        if (target == null) {
+            finishChunk(source, cursor, false);
+            return null;
+        }
+        IncomingMessage message = cursor.message;
+        MpiComm comm = cursor.comm;
+        finishChunk(source, cursor, true);
+        return new Target(target, rc -> {
+            if (message.receiveDone()) {
+                comm.onMessageComplete();
+            }
+        }, BLOCKING_RECEIVES || !target.isNative());
+    }
+
+    @Override
+    public void onEngineFailure(RuntimeException cause) {
+        transport.onEngineFailure(cause);
+    }
+
+    private void finishChunk(int source, FrameCursor cursor, boolean posted) {
+        if (cursor == null) {
+            return;
+        }
+        if (posted) {
+            cursor.message.receivePosted();
+        }
+        if (cursor.corrupt && cursor.comm != null) {
+            cursor.comm.onPeerAborted("protocol error from " + cursor.comm.peerAddress() + ": frame of unexpected size");
+        }
+        if (cursor.done()) {
+            cursors[source] = null;
+            if (cursor.message != null && cursor.message.matchedAll()) {
+                cursor.comm.onMessageComplete();
+            }
+        }
+    }
+
+    private void onEnvelope(int source, MemorySegment data) {
+        byte kind;
+        try {
+            kind = Envelope.kind(data);
+        } catch (ProtocolException e) {
+            return;
+        }
+        int dst = Envelope.dst(data);
+        int src = Envelope.src(data);
+        MpiComm comm = kind == Envelope.CONNECT ? null : transport.comm(dst);
+        if (comm != null && comm.peerRank() != source) {
+            comm = null;
+        }
+        switch (kind) {
+            case Envelope.CONNECT -> transport.onConnect(source, dst, src);
+            case Envelope.ACCEPT -> {
+                if (comm != null && comm.state() == MpiComm.CONNECTING) {
+                    comm.onAccepted(src);
+                } else {
+                    transport.reply(source, Envelope.ABORT, src, dst);
+                }
+            }
+            case Envelope.REJECT -> {
+                if (comm != null) {
+                    comm.onRejected();
+                }
+            }
+            case Envelope.DATA -> {
+                MpiComm target = comm != null && comm.peerId() == src ? comm : null;
+                if (target != null && target.overBudget()) {
+                    hold(source, target, data);
+                } else {
+                    onData(source, target, data);
+                }
+            }
+            case Envelope.CLOSE -> {
+                if (comm != null) {
+                    comm.onPeerClosed();
+                }
+            }
+            case Envelope.ABORT -> {
+                if (comm != null) {
+                    comm.onPeerAborted("peer " + comm.peerAddress() + " aborted the comm");
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private void hold(int source, MpiComm comm, MemorySegment data) {
+        held[source] = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
+        heldFor[source] = comm;
+        paused++;
+        comm.heldBack();
+    }
+
+    private void onData(int source, MpiComm comm, MemorySegment data) {
+        long limit = comm == null ? Long.MAX_VALUE : comm.options().maxMessageBytes();
+        MessageHeader header;
+        boolean inline = Envelope.inline(data);
+        long inlineOffset;
+        try {
+            ByteBuffer in = data.asSlice(Envelope.BYTES).asByteBuffer();
+            int headerBytes = WireCodec.readPrelude(in, limit);
+            if (headerBytes > in.remaining()) {
+                throw new ProtocolException("truncated header in an mpi envelope");
+            }
+            header = WireCodec.decodeHeader(in.slice(in.position(), headerBytes), limit);
+            inlineOffset = Envelope.BYTES + WireCodec.PRELUDE_BYTES + headerBytes;
+            if (inline && inlineOffset + header.frameBytes() != data.byteSize()) {
+                throw new ProtocolException("inline frames of '" + header.op() + "' do not fill the envelope");
+            }
+        } catch (ProtocolException e) {
+            if (comm != null) {
+                comm.onPeerAborted("protocol error from " + comm.peerAddress() + ": " + e.getMessage());
+            }
+            return;
+        }
+        boolean accepting = comm != null && comm.state() == MpiComm.OPEN;
+        if (inline) {
+            if (accepting) {
+                comm.enqueue(inlineMessage(header, data, inlineOffset));
+            }
+            return;
+        }
+        MemorySegment[] frames = new MemorySegment[header.frameCount()];
+        MemorySegment[] targets = new MemorySegment[header.frameCount()];
+        for (int i = 0; i < frames.length && accepting; i++) {
+            long length = header.frameLengths()[i];
+            if (length <= HEAP_FRAME_BYTES) {
+                frames[i] = WireCodec.allocateFrame(header.frameKinds()[i], length);
+                targets[i] = frames[i];
+            } else {
+                MemorySegment buffer = pool.acquire(length);
+                targets[i] = buffer.asSlice(0, length);
+                frames[i] = pool.recyclingView(buffer, length);
+            }
+        }
+        IncomingMessage message = accepting ? new IncomingMessage(header, frames) : null;
+        FrameCursor cursor = new FrameCursor(comm, message, header.frameLengths(), targets);
+        if (cursor.done()) {
+            if (message != null) {
+                message.matchedAll();
+            }
+        } else {
+            cursors[source] = cursor;
+        }
+        if (message != null) {
+            comm.enqueue(message);
+        }
+    }
+
+    private static IncomingMessage inlineMessage(MessageHeader header, MemorySegment data, long offset) {
+        MemorySegment[] frames = new MemorySegment[header.frameCount()];
+        for (int i = 0; i < frames.length; i++) {
+            long length = header.frameLengths()[i];
+            frames[i] = WireCodec.allocateFrame(header.frameKinds()[i], length);
+            MemorySegment.copy(data, offset, frames[i], 0, length);
+            offset += length;
+        }
+        IncomingMessage message = new IncomingMessage(header, frames);
+        message.matchedAll();
+        return message;
+    }
+}

@@ -1,0 +1,93 @@
+package io.dask4j.mpi.comm;
+
+import io.dask4j.comm.Frame;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.wire.WireCodec;
+import io.dask4j.mpi.engine.BufferPool;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns messages of the mpi backend into {@link OutgoingMessage}s: the envelope and header in a pooled
+ * native buffer, with the frames inline when the whole message fits one eager MPI message (one MPI message
+ * per Comm message: the fastest path for small messages), else each frame as MPI messages of its own, sent
+ * from the frame's own memory when it is native and large (no copy at all; the writer waits until MPI is
+ * done with it) or from a pooled copy otherwise.
+ *
+ * <p>Thread-safe: the header codec is per thread; writers of one comm are serialized by the comm.
+ */
+final class MessageEncoder {
+
+    /** Native frames larger than this are sent from their own memory (the writer waits); smaller are copied. */
+    static final long ZERO_COPY_BYTES = 64 << 10;
+
+    private final BufferPool pool;
+    private final int eagerBytes;
+    private final ThreadLocal<WireCodec> codecs = ThreadLocal.withInitial(WireCodec::new);
+
+    MessageEncoder(BufferPool pool, int eagerBytes) {
+        this.pool = pool;
+        this.eagerBytes = eagerBytes;
+    }
+
+    /** An encoded DATA message, and whether it sends straight from the caller's memory (then the writer waits). */
+    record Prepared(OutgoingMessage message, boolean zeroCopy) {
+    }
+
+    Prepared data(MpiComm comm, Message message) {
+        ByteBuffer header = codecs.get().encodeHeader(message);
+        long headed = Envelope.BYTES + header.limit();
+        long total = headed + message.frameBytes();
+        boolean inline = total <= eagerBytes;
+        List<MemorySegment> pooled = new ArrayList<>(2);
+        MemorySegment envelopeBuffer = pool.acquire(inline ? total : headed);
+        pooled.add(envelopeBuffer);
+        MemorySegment envelope = envelopeBuffer.asSlice(0, inline ? total : headed);
+        MemorySegment.copy(MemorySegment.ofBuffer(header), 0, envelope, Envelope.BYTES, header.limit());
+        if (inline) {
+            Envelope.write(envelope, Envelope.DATA, Envelope.FLAG_INLINE, comm.peerId(), comm.id());
+            long offset = headed;
+            for (Frame frame : message.frames()) {
+                MemorySegment.copy(frame.segment(), 0, envelope, offset, frame.size());
+                offset += frame.size();
+            }
+            return new Prepared(new OutgoingMessage(comm, comm.peerRank(), envelope, List.of(), pooled, pool), false);
+        }
+        List<MemorySegment> chunks = new ArrayList<>(message.frames().size());
+        boolean zeroCopy = false;
+        for (Frame frame : message.frames()) {
+            MemorySegment data = frame.segment();
+            long length = data.byteSize();
+            if (length == 0) {
+                continue;
+            }
+            if (!data.isNative() || length <= ZERO_COPY_BYTES) {
+                MemorySegment copy = pool.acquire(length);
+                pooled.add(copy);
+                MemorySegment.copy(data, 0, copy, 0, length);
+                data = copy.asSlice(0, length);
+            } else {
+                // The writer waits until MPI is done, so the memory outlives the send; a global-scope alias
+                // lets whichever thread drives the engine pass memory of a confined arena to MPI.
+                data = MemorySegment.ofAddress(data.address()).reinterpret(length);
+                zeroCopy = true;
+            }
+            for (long offset = 0; offset < length; offset += MpiTransport.CHUNK_BYTES) {
+                chunks.add(data.asSlice(offset, Math.min(MpiTransport.CHUNK_BYTES, length - offset)));
+            }
+        }
+        Envelope.write(envelope, Envelope.DATA, (byte) 0, comm.peerId(), comm.id());
+        return new Prepared(new OutgoingMessage(comm, comm.peerRank(), envelope, chunks, pooled, pool), zeroCopy);
+    }
+
+    /** A control envelope (no header, no frames) from {@code comm} (may be null) to {@code dest}. */
+    OutgoingMessage control(MpiComm comm, int dest, byte kind, int dst, int src) {
+        MemorySegment buffer = pool.acquire(Envelope.BYTES);
+        MemorySegment envelope = buffer.asSlice(0, Envelope.BYTES);
+        Envelope.write(envelope, kind, dst, src);
+        return new OutgoingMessage(comm, dest, envelope, List.of(), List.of(buffer), pool);
+    }
+}

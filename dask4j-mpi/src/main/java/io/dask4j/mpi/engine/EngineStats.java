@@ -1,0 +1,114 @@
+package io.dask4j.mpi.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Counters of a {@link ProgressEngine} and the gauges computed from them, published as {@code "mpi_engine"}
+ * in {@link io.dask4j.comm.stats.TransportGauges}: {@code passes_total}, {@code passes_per_second} and
+ * {@code idle_fraction} (the engine thread's time spent idling, spinning, yielding or parked, over wall
+ * time) over the interval since the previous snapshot, {@code pending_sends}, {@code pending_receives},
+ * {@code bytes_sent_total}, {@code bytes_received_total}, {@code messages_sent_total}, {@code
+ * messages_received_total}.
+ *
+ * <p>Counters are written by whoever drives the engine (one thread at a time, under its lock) with
+ * release stores, which cost nothing more than plain stores on x86; {@link #get()} may be called from any
+ * thread and is synchronized only against other snapshots.
+ */
+final class EngineStats implements Supplier<Map<String, Double>> {
+
+    private final AtomicLong passes = new AtomicLong();
+    private final AtomicLong idleNanos = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
+    private final AtomicLong messagesSent = new AtomicLong();
+    private final AtomicLong messagesReceived = new AtomicLong();
+    private final AtomicLong directBytesSent = new AtomicLong();
+    private final AtomicLong directMessagesSent = new AtomicLong();
+    private final IntSupplier pendingSends;
+    private final IntSupplier pendingReceives;
+    private final LongSupplier clock;
+    /** When the engine thread began its current idle spell, 0 while it works. */
+    private volatile long idleSinceNanos;
+    private long lastSampleNanos;
+    private long lastPasses;
+    private long lastIdleNanos;
+
+    EngineStats(IntSupplier pendingSends, IntSupplier pendingReceives, LongSupplier clock) {
+        this.pendingSends = pendingSends;
+        this.pendingReceives = pendingReceives;
+        this.clock = clock;
+        this.lastSampleNanos = clock.getAsLong();
+    }
+
+    void pass() {
+        passes.setRelease(passes.getPlain() + 1);
+    }
+
+    void sent(long bytes) {
+        bytesSent.setRelease(bytesSent.getPlain() + bytes);
+        messagesSent.setRelease(messagesSent.getPlain() + 1);
+    }
+
+    void received(long bytes) {
+        bytesReceived.setRelease(bytesReceived.getPlain() + bytes);
+        messagesReceived.setRelease(messagesReceived.getPlain() + 1);
+    }
+
+    /** A send posted by a writer itself, outside the lock (MPI_THREAD_MULTIPLE): any thread. */
+    void sentDirect(long bytes) {
+        directBytesSent.addAndGet(bytes);
+        directMessagesSent.incrementAndGet();
+    }
+
+    /**
+     * Engine thread only: it idles (spins, yields, parks, or did a pass that found nothing) from {@code
+     * nowNanos} on, unless an idle spell is already running.
+     */
+    void idleFrom(long nowNanos) {
+        if (idleSinceNanos == 0) {
+            idleSinceNanos = nowNanos;
+        }
+    }
+
+    /** Engine thread only: it stops idling at {@code nowNanos}. */
+    void idleUntil(long nowNanos) {
+        long since = idleSinceNanos;
+        if (since != 0) {
+            idleNanos.setRelease(idleNanos.getPlain() + (nowNanos - since));
+            idleSinceNanos = 0;
+        }
+    }
+
+    long passes() {
+        return passes.get();
+    }
+
+    @Override
+    public synchronized Map<String, Double> get() {
+        long now = clock.getAsLong();
+        long totalPasses = passes.get();
+        long since = idleSinceNanos;
+        // An idle spell in progress counts up to now; when it ends, only the rest is added to the next sample.
+        long idle = idleNanos.get() + (since != 0 ? Math.max(0, now - since) : 0);
+        double wall = Math.max(1, now - lastSampleNanos);
+        Map<String, Double> gauges = new LinkedHashMap<>();
+        gauges.put("passes_total", (double) totalPasses);
+        gauges.put("passes_per_second", (totalPasses - lastPasses) * 1e9 / wall);
+        gauges.put("idle_fraction", Math.clamp((idle - lastIdleNanos) / wall, 0.0, 1.0));
+        gauges.put("pending_sends", (double) pendingSends.getAsInt());
+        gauges.put("pending_receives", (double) pendingReceives.getAsInt());
+        gauges.put("bytes_sent_total", (double) (bytesSent.get() + directBytesSent.get()));
+        gauges.put("bytes_received_total", (double) bytesReceived.get());
+        gauges.put("messages_sent_total", (double) (messagesSent.get() + directMessagesSent.get()));
+        gauges.put("messages_received_total", (double) messagesReceived.get());
+        lastSampleNanos = now;
+        lastPasses = totalPasses;
+        lastIdleNanos = idle;
+        return gauges;
+    }
+}

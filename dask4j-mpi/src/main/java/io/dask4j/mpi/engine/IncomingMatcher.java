@@ -1,0 +1,117 @@
+package io.dask4j.mpi.engine;
+
+import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.binding.MpiAbi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * The receiving half of a progress pass: matches incoming messages with {@code MPI_Improbe(ANY_SOURCE,
+ * ANY_TAG)} and receives each, small ones ({@code <= eagerBytes}) with a blocking {@code MPI_Mrecv} into
+ * scratch memory (they have arrived already), larger ones into the buffer the {@link InboundRouter} names,
+ * with {@code MPI_Imrecv} tracked in the {@link RequestTable} or, if the router asks, a blocking {@code
+ * MPI_Mrecv}. Used only by the thread driving the engine.
+ */
+final class IncomingMatcher {
+
+    private static final int PROBES_PER_PASS = 64;
+
+    private final Mpi mpi;
+    private final MpiAbi abi;
+    private final long comm;
+    private final int size;
+    private final long byteType;
+    private final int eagerBytes;
+    private final InboundRouter router;
+    private final RequestTable requests;
+    private final EngineStats stats;
+    private final MemorySegment flag;
+    private final MemorySegment count;
+    private final MemorySegment message;
+    private final MemorySegment status;
+    private final MemorySegment scratch;
+
+    IncomingMatcher(Mpi mpi, long comm, int eagerBytes, InboundRouter router, RequestTable requests, EngineStats stats,
+                    Arena arena) {
+        this.mpi = mpi;
+        this.abi = mpi.abi();
+        this.comm = comm;
+        this.size = mpi.commSize(comm);
+        this.byteType = abi.byteType();
+        this.eagerBytes = eagerBytes;
+        this.router = router;
+        this.requests = requests;
+        this.stats = stats;
+        this.flag = arena.allocate(JAVA_INT);
+        this.count = arena.allocate(JAVA_INT);
+        this.message = arena.allocate(8, 8);
+        this.status = arena.allocate(abi.statusBytes(), 8);
+        this.scratch = arena.allocate(eagerBytes, 64);
+    }
+
+    /**
+     * Matches and receives what has come (up to a bound per pass); returns how many messages. Sources the
+     * router paused are left alone: then the others are probed one by one.
+     */
+    int probe() {
+        router.onPass();
+        if (!router.anyPaused()) {
+            return probe(abi.anySource());
+        }
+        int work = 0;
+        for (int source = 0; source < size; source++) {
+            if (!router.isPaused(source)) {
+                work += probe(source);
+            }
+        }
+        return work;
+    }
+
+    private int probe(int from) {
+        int work = 0;
+        for (int i = 0; i < PROBES_PER_PASS; i++) {
+            mpi.check(mpi.improbe(from, abi.anyTag(), comm, flag, message, status), "MPI_Improbe");
+            if (flag.get(JAVA_INT, 0) == 0) {
+                break;
+            }
+            work++;
+            int source = abi.statusSource(status);
+            int tag = abi.statusTag(status);
+            mpi.check(mpi.getCount(status, byteType, count), "MPI_Get_count");
+            int bytes = count.get(JAVA_INT, 0);
+            stats.received(bytes);
+            if (bytes <= eagerBytes) {
+                mpi.check(mpi.mrecv(scratch, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
+                router.onEager(source, tag, scratch.asSlice(0, bytes));
+            } else {
+                receiveLarge(source, tag, bytes);
+            }
+            if (router.isPaused(source)) {
+                break; // that message paused its source: what follows from it must wait
+            }
+        }
+        return work;
+    }
+
+    private void receiveLarge(int source, int tag, int bytes) {
+        InboundRouter.Target target = router.onLarge(source, tag, bytes);
+        if (target == null) {
+            // Dropped (unknown comm): it must still be received, into memory nobody keeps.
+            MemorySegment sink = Arena.ofAuto().allocate(bytes);
+            target = new InboundRouter.Target(sink, rc -> sink.byteSize(), false);
+        }
+        MemorySegment buffer = target.buffer();
+        if (target.blocking()) {
+            mpi.check(buffer.isNative()
+                    ? mpi.mrecvBlocking(buffer, bytes, byteType, message, abi.statusIgnore())
+                    : mpi.mrecvHeap(buffer, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
+            target.completion().onComplete(Mpi.SUCCESS);
+            return;
+        }
+        mpi.check(mpi.imrecv(buffer, bytes, byteType, message, requests.nextSlot()), "MPI_Imrecv");
+        requests.add(target.completion(), true, true);
+    }
+}

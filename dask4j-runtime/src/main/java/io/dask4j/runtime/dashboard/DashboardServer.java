@@ -1,0 +1,127 @@
+package io.dask4j.runtime.dashboard;
+
+import com.sun.net.httpserver.HttpServer;
+import io.dask4j.runtime.scheduler.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The scheduler's web dashboard: a page (plain HTML, JavaScript and canvas from this jar, no internet
+ * needed), the JSON API it polls under {@code /api/v1/}, and {@code /metrics} for Prometheus. Served by
+ * the JDK's {@code com.sun.net.httpserver} on two daemon threads.
+ *
+ * <pre>{@code
+ * DashboardServer d = DashboardServer.start(scheduler, DashboardConfig.defaults());
+ * System.out.println("dashboard at " + d.url());    // http://127.0.0.1:8787/
+ * d.close();
+ * }</pre>
+ *
+ * <p>The HTTP threads never touch scheduler state: they read the immutable views the scheduler's loop
+ * publishes ({@link Scheduler#view()}) and the process-wide traffic counters. Thread-safe; {@link
+ * #close()} is idempotent.
+ */
+public final class DashboardServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DashboardServer.class);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final URI url;
+    private final boolean fellBack;
+
+    private DashboardServer(HttpServer server, ExecutorService executor, URI url, boolean fellBack) {
+        this.server = server;
+        this.executor = executor;
+        this.url = url;
+        this.fellBack = fellBack;
+    }
+
+    /**
+     * Serves the dashboard of {@code scheduler} as {@code config} says. If the port is taken, binds a
+     * free port instead (check {@link #url()} and {@link #fellBackToFreePort()}).
+     *
+     * @throws IllegalArgumentException if {@code config} is disabled
+     * @throws UncheckedIOException if no port at all can be bound on the host
+     */
+    public static DashboardServer start(Scheduler scheduler, DashboardConfig config) {
+        if (!config.enabled()) {
+            throw new IllegalArgumentException("the dashboard is disabled in this configuration");
+        }
+        HttpServer server;
+        boolean fellBack = false;
+        try {
+            server = bind(config.host(), config.port());
+        } catch (BindException taken) {
+            if (config.port() == 0) {
+                throw new UncheckedIOException("cannot bind the dashboard on " + config.host(), taken);
+            }
+            fellBack = true;
+            try {
+                server = bind(config.host(), 0);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot bind the dashboard on " + config.host(), e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot bind the dashboard on " + config.host() + ":" + config.port(), e);
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "dask4j-dashboard-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        InetSocketAddress bound = server.getAddress();
+        String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+        if (host.equals("0.0.0.0") || host.equals("[::]")) {
+            host = "127.0.0.1";
+        }
+        URI url = URI.create("http://" + host + ":" + bound.getPort() + "/");
+        DashboardHandler handler = new DashboardHandler(scheduler, url.toString());
+        server.createContext("/", handler);
+        server.setExecutor(executor);
+        server.start();
+        if (fellBack) {
+            // INFO, not WARN: a second cluster on one machine is normal, and the caller prints the URL.
+            LOG.info("port {} is taken; the dashboard is at {} instead", config.port(), url);
+        } else {
+            LOG.info("dashboard at {}", url);
+        }
+        return new DashboardServer(server, executor, url, fellBack);
+    }
+
+    private static HttpServer bind(String host, int port) throws IOException {
+        return HttpServer.create(new InetSocketAddress(host, port), 64);
+    }
+
+    /** Where the page is, e.g. {@code http://127.0.0.1:8787/}. */
+    public URI url() {
+        return url;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** True if the asked-for port was taken and a free one was bound instead. */
+    public boolean fellBackToFreePort() {
+        return fellBack;
+    }
+
+    /** Stops serving (open requests get up to 100 ms) and ends the HTTP threads. */
+    @Override
+    public synchronized void close() {
+        if (executor.isShutdown()) {
+            return;
+        }
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,70 @@
+package io.dask4j.runtime.dashboard;
+
+import io.dask4j.comm.Address;
+import io.dask4j.runtime.cluster.LocalCluster;
+import io.dask4j.runtime.scheduler.Scheduler;
+import io.dask4j.runtime.scheduler.SchedulerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(30)
+class DashboardServerTest {
+
+    @Test
+    void addressesParseInEveryForm() {
+        assertThat(DashboardConfig.parse("0.0.0.0:9999")).isEqualTo(new DashboardConfig(true, "0.0.0.0", 9999));
+        assertThat(DashboardConfig.parse(":0")).isEqualTo(new DashboardConfig(true, "127.0.0.1", 0));
+        assertThat(DashboardConfig.parse("8788")).isEqualTo(new DashboardConfig(true, "127.0.0.1", 8788));
+        assertThat(DashboardConfig.parse("[::1]:8789")).isEqualTo(new DashboardConfig(true, "::1", 8789));
+        assertThat(DashboardConfig.defaults().port()).isEqualTo(8787);
+        assertThatThrownBy(() -> DashboardConfig.parse("localhost:http")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("localhost:http");
+        assertThatThrownBy(() -> DashboardConfig.parse(":70000")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aTakenPortFallsBackToAFreeOneInsteadOfFailingTheScheduler() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+             Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.inproc("fallback-" + UUID.randomUUID())));
+             DashboardServer board = DashboardServer.start(scheduler, new DashboardConfig(true, "127.0.0.1", taken.getLocalPort()))) {
+            assertThat(board.fellBackToFreePort()).isTrue();
+            assertThat(board.port()).isNotEqualTo(taken.getLocalPort());
+            assertThat(board.url().toString()).isEqualTo("http://127.0.0.1:" + board.port() + "/");
+            assertThat(Http.json(board.url(), "/api/v1/summary").get("workers").asInt()).isZero();
+        }
+    }
+
+    @Test
+    void aClosedDashboardStopsAnswering() {
+        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.inproc("closing-" + UUID.randomUUID())))) {
+            DashboardServer board = DashboardServer.start(scheduler, DashboardConfig.parse("127.0.0.1:0"));
+            assertThat(Http.get(board.url(), "/api/v1/summary").statusCode()).isEqualTo(200);
+            board.close();
+            board.close();
+            assertThatThrownBy(() -> Http.get(board.url(), "/api/v1/summary")).isInstanceOf(RuntimeException.class);
+        }
+    }
+
+    @Test
+    void aLocalClusterServesNoDashboardUnlessAsked() {
+        try (LocalCluster cluster = LocalCluster.builder().workers(1).start()) {
+            assertThat(cluster.dashboardUrl()).isEmpty();
+        }
+    }
+
+    @Test
+    void aDisabledConfigCannotStartADashboard() {
+        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.inproc("off-" + UUID.randomUUID())))) {
+            assertThatThrownBy(() -> DashboardServer.start(scheduler, DashboardConfig.disabled()))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+}

@@ -50,7 +50,7 @@ public final class MpiBenchRank {
         }
         int rank = mpi.rank();
         for (long size : sizes) {
-            RawPingPong.run(mpi, impl, size, 0, Math.max(2, roundsFor(size, WARM_UP_ROUNDS) / 4));
+            RawPingPong.run(mpi, impl, size, 0, Math.max(2, roundsFor(size, 20_000) / 4));
         }
         for (long size : sizes) {
             int rounds = roundsFor(size, iterations);
@@ -78,16 +78,25 @@ public final class MpiBenchRank {
 
     /**
      * Small-message round trips before any measurement: the Comm path is a few dozen methods that the JIT
-     * compiles only after some 10^4 calls, and a rank bound to one core compiles slowly while it also spins,
-     * so without this the first size measured (8 B) reports the interpreter, not the transport.
+     * compiles only after some 10^4 calls, and under mpirun's core binding the JIT's threads share one core
+     * with a thread that spins while it waits, so compiling takes seconds. Without a long enough warm-up
+     * the first size measured (8 B) read 7-8 us instead of 1.3-1.6 (Open MPI, measured).
      */
-    static final int WARM_UP_ROUNDS = 30_000;
+    static final long WARM_UP_NANOS = 4_000_000_000L;
 
-    /** Runs every size a little (small ones {@value #WARM_UP_ROUNDS} times) so that what is measured is compiled code. */
+    /** Ping-pongs small messages for {@link #WARM_UP_NANOS}, then every size a few times. */
     private static void warmUp(Comm comm, long[] sizes, boolean heapFrames) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < WARM_UP_NANOS) {
+            for (long size : sizes) {
+                if (size <= 4096) {
+                    pingPong(comm, "warm-up", size, 0, 2_000, heapFrames);
+                }
+            }
+            pingPong(comm, "warm-up", 8, 0, 2_000, heapFrames);
+        }
         for (long size : sizes) {
-            int rounds = roundsFor(size, WARM_UP_ROUNDS);
-            pingPong(comm, "warm-up", size, 0, size <= 4096 ? rounds : Math.max(2, rounds / 4), heapFrames);
+            pingPong(comm, "warm-up", size, 0, Math.max(2, roundsFor(size, 1_000) / 4), heapFrames);
         }
     }
 

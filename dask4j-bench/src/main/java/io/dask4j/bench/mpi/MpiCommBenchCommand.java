@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * (median, p99) and bandwidth of a raw MPI ping-pong through the FFM binding ({@code layer=binding}) and of
  * a ping-pong through the Comm API ({@code layer=comm}, one frame per message, native memory unless
  * {@code --heap-frames}), then the idle CPU of each rank (an open comm with a pending read). Each layer is
- * warmed up with every size first (small messages 30,000 times), so that what is measured is JIT-compiled
- * code, not the interpreter: without it the first size (8 B) read 7-9 us instead of 1.5-2. Goals
+ * warmed up first (the Comm API with 4 s of small messages, then every size), so that what is measured is
+ * JIT-compiled code, not the interpreter: without it the first size (8 B) read 7-9 us instead of 1.3-2. Goals
  * (DESIGN.md §8): 8 B one-way through the Comm API at most 5 us and 3x better than tcp; 64 MiB at least
  * 80% of raw C MPI and 2x tcp; idle rank at most 2% of a core.
  *

@@ -43,10 +43,17 @@ final class DashboardPoller implements AutoCloseable {
             if (tick++ % 2 == 0) {
                 fetch("/api/v1/traffic");
             }
+            sleepWhileRunning(500);
+        }
+    }
+
+    private void sleepWhileRunning(long ms) {
+        long deadline = System.nanoTime() + ms * 1_000_000;
+        while (running && System.nanoTime() - deadline < 0) {
             try {
-                Thread.sleep(500);
+                Thread.sleep(10);
             } catch (InterruptedException e) {
-                return;
+                running = false;
             }
         }
     }
@@ -82,10 +89,12 @@ final class DashboardPoller implements AutoCloseable {
         return failures.get();
     }
 
+    /** Stops after the requests in flight have been answered (at most 30 s, then interrupts). */
     @Override
     public void close() throws InterruptedException {
         running = false;
+        thread.join(30_000);
         thread.interrupt();
-        thread.join(5000);
+        thread.join(5_000);
     }
 }

@@ -96,15 +96,19 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         List<Result> results = new ArrayList<>();
         String polled = "";
-        try (LocalCluster cluster = builder.start(); Client client = cluster.client();
-             DashboardPoller poller = dashboard ? new DashboardPoller(cluster.dashboardUrl().orElseThrow()) : null) {
-            results.add(measure("map", n, () -> map(client)));
-            results.add(measure("tree", 2 * n - 1, () -> tree(client)));
-            results.add(roundTrip(client));
-            if (poller != null) {
-                polled = "dashboard " + cluster.dashboardUrl().orElseThrow() + " polled every 500 ms: " + poller.report();
-                if (poller.failures() > 0) {
-                    System.err.println("warning: " + polled);
+        try (LocalCluster cluster = builder.start(); Client client = cluster.client()) {
+            DashboardPoller poller = dashboard ? new DashboardPoller(cluster.dashboardUrl().orElseThrow()) : null;
+            try {
+                results.add(measure("map", n, () -> map(client)));
+                results.add(measure("tree", 2 * n - 1, () -> tree(client)));
+                results.add(roundTrip(client));
+            } finally {
+                if (poller != null) {
+                    poller.close();
+                    polled = "dashboard " + cluster.dashboardUrl().orElseThrow() + " polled every 500 ms: " + poller.report();
+                    if (poller.failures() > 0) {
+                        System.err.println("warning: " + polled);
+                    }
                 }
             }
         }

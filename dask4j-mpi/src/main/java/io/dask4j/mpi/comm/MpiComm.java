@@ -6,7 +6,6 @@ import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
-
 import io.dask4j.mpi.engine.ProgressEngine;
 
 import java.util.concurrent.ConcurrentLinkedQueue;

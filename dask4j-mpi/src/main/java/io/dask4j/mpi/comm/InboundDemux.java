@@ -20,8 +20,8 @@ import java.nio.ByteBuffer;
  * the GC recycles the memory, which stays warm). Larger ones go to pooled native memory, handed to the reader
  * as a view that returns to the pool once unreachable. Native memory for every large frame was measured and
  * lost here: such a view comes back to the pool only after a GC, which off-heap memory does not provoke, so a
- * busy comm kept receiving into fresh pages (12-20 us per 4 KiB page on a small VM; DESIGN.md §8), 20-60x
- * slower at 64 MiB than zeroing a warm Java array.
+ * busy comm kept receiving into fresh pages (12-20 us per 4 KiB page on a small VM; DESIGN.md §8): the 64 MiB
+ * ping-pong fell from ~5 GB/s to 0.1-0.7 GB/s, and forcing a GC when too much was out cost 12-35 ms a time.
  *
  * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link #INBOX_BYTES} behind
  * (and has at least one unread message, so that a single message of any size still passes) is held back:

@@ -29,7 +29,7 @@ import java.nio.charset.StandardCharsets;
 final class DashboardHandler implements HttpHandler {
     private static final Logger LOG = LoggerFactory.getLogger(DashboardHandler.class);
     /** Most task-stream events in one answer (a page polling every second gets all that was published). */
-    static final int MAX_STREAM_EVENTS = 2_000;
+    static final int MAX_STREAM_EVENTS = 1_000;
     private static final String JSON = "application/json; charset=utf-8";
 
     private final Scheduler scheduler;

@@ -18,8 +18,8 @@ import java.util.function.Supplier;
 final class ViewPublisher {
     static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(200);
     static final long DEMAND_NS = TimeUnit.SECONDS.toNanos(10);
-    /** Task-stream events sampled per published view: at 5 views/s, at most 2,000 events/s reach a page. */
-    static final int STREAM_SAMPLE = 400;
+    /** Task-stream events sampled per published view: at 5 views/s, at most 1,000 events/s reach a page. */
+    static final int STREAM_SAMPLE = 200;
     private static final long RATE_WINDOW_NS = TimeUnit.SECONDS.toNanos(5);
 
     private final SchedulerState state;

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -69,31 +69,38 @@ class DashboardBrowserTest {
             WebDriver driver = startBrowser();
             try {
                 driver.get(base.toString());
+                // The page re-renders its views every second, so an element found a moment ago may be gone:
+                // every read goes through the wait, which retries on a stale element.
                 WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60), Duration.ofMillis(100));
+                wait.ignoring(StaleElementReferenceException.class);
                 wait.until(d -> text(d, "stat-workers").equals("2"));
                 assertThat(driver.getTitle()).isEqualTo("dask4j dashboard");
-                assertThat(text(driver, "stat-threads")).isEqualTo("4");
+                String threads = wait.until(d -> text(d, "stat-threads"));
+                assertThat(threads).isEqualTo("4");
 
-                long completed = number(text(driver, "stat-completed"));
+                long completed = wait.until(d -> number(text(d, "stat-completed")));
                 wait.until(d -> number(text(d, "stat-completed")) > completed);
 
                 wait.until(d -> !d.findElements(By.cssSelector("#progress .group-row[data-group='load']")).isEmpty());
-                long groupDone = Long.parseLong(attribute(driver, "#progress .group-row[data-group='load']", "data-completed"));
+                long groupDone = wait.until(d -> Long.parseLong(
+                        attribute(d, "#progress .group-row[data-group='load']", "data-completed")));
                 wait.until(d -> Long.parseLong(attribute(d, "#progress .group-row[data-group='load']", "data-completed")) > groupDone);
-                assertThat(driver.findElement(By.cssSelector("#progress .group-row[data-group='load'] .group-done")).getText())
+                String groupDoneText = wait.until(d -> d.findElement(By.cssSelector("#progress .group-row[data-group='load'] .group-done")).getText());
+                assertThat(groupDoneText)
                         .matches("[0-9,]+ / [0-9,]+.*");
 
                 wait.until(d -> Integer.parseInt(attribute(d, "#task-stream", "data-rects")) > 0);
 
                 wait.until(d -> d.findElements(By.cssSelector("#workers tbody tr.worker-row")).size() == 2);
-                List<WebElement> workerRows = driver.findElements(By.cssSelector("#workers tbody tr.worker-row"));
-                assertThat(workerRows.getFirst().getText()).contains("worker-");
+                String firstWorker = wait.until(d -> d.findElements(By.cssSelector("#workers tbody tr.worker-row")).getFirst().getText());
+                assertThat(firstWorker).contains("worker-");
 
                 wait.until(d -> !d.findElements(By.cssSelector("#traffic .transport-row[data-transport='inproc']")).isEmpty());
-                String before = driver.findElement(By.cssSelector("#traffic .transport-row[data-transport='inproc']")).getText();
+                String before = wait.until(d -> d.findElement(By.cssSelector("#traffic .transport-row[data-transport='inproc']")).getText());
                 wait.until(d -> !d.findElement(By.cssSelector("#traffic .transport-row[data-transport='inproc']")).getText().equals(before));
 
-                assertThat(text(driver, "status")).startsWith("live");
+                String status = wait.until(d -> text(d, "status"));
+                assertThat(status).startsWith("live");
                 Path shot = buildDirectory().resolve("surefire-reports").resolve("dashboard.png");
                 Files.createDirectories(shot.getParent());
                 Files.write(shot, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));

@@ -15,7 +15,11 @@ run comm-inproc-1 ./dask4j bench comm --backend inproc --json
 for i in 1 2; do run dask-comm-tcp-$i /usr/bin/python3 $py/dask_comm_bench.py --backend tcp --json; done
 run dask-comm-inproc-1 /usr/bin/python3 $py/dask_comm_bench.py --backend inproc --json
 for m in openmpi mpich; do for i in 1 2 3; do run comm-mpi-$m-$i ./dask4j bench comm --backend mpi --mpi $m --json; done; done
-for i in 1 2 3; do run tasks-tcp-$i ./dask4j bench tasks --backend tcp --workers 2 --threads 1 --n 100000 --json; done
+for i in 1 2; do run mpi-c-$i sh dask4j-bench/src/main/c/measure-mpi-c.sh; done
+for i in 1 2 3; do
+  run tasks-tcp-$i ./dask4j bench tasks --backend tcp --workers 2 --threads 1 --n 100000 --json
+  run tasks-tcp-dashboard-$i ./dask4j bench tasks --backend tcp --workers 2 --threads 1 --n 100000 --dashboard --json
+done
 run tasks-inproc-1 ./dask4j bench tasks --backend inproc --workers 2 --threads 1 --n 100000 --json
 run dask-tasks-1 /usr/bin/python3 $py/dask_tasks_bench.py --n 3000 --repeat 2
 uptime >> "$out"/log.txt
@@ -25,4 +29,7 @@ run dask-seed-small /usr/bin/python3 $py/dask_seed_bench.py --n 10000 --chunk 50
 run seed-big-tcp ./dask4j bench seed --backend tcp --n 20000 --runs 5 --json
 run seed-big-mpi ./dask4j bench seed --backend mpi --n 20000 --runs 5 --json
 run dask-seed-big /usr/bin/python3 $py/dask_seed_bench.py --n 20000 --runs 5 --json
+run dask-seed-big-mirrors /usr/bin/python3 $py/dask_seed_bench.py --n 20000 --runs 5 --layout mirrors --json
+run seed-big-tcp-rowmajor ./dask4j bench seed --backend tcp --n 20000 --runs 5 --layout row-major --json
+run seed-big-mpi-rowmajor ./dask4j bench seed --backend mpi --n 20000 --runs 5 --layout row-major --json
 echo "== all done $(date)" >> "$out"/log.txt

@@ -28,6 +28,16 @@ final class KryoPool {
         Log.ERROR();
     }
 
+    /**
+     * One ClosureSerializer for every Kryo, built once under the class-initialization lock. Its constructor
+     * fills static fields without synchronization: it publishes SerializedLambda's readResolve before making
+     * it accessible, and sets it back to null when that fails (no --add-opens java.base/java.lang.invoke).
+     * A constructor per Kryo therefore flipped the field while other threads read lambdas, and a worker and a
+     * client in one JVM failed now and then with "Error reading closure". The serializer has no state of its
+     * own, so sharing it is safe.
+     */
+    private static final ClosureSerializer CLOSURES = new ClosureSerializer();
+
     static final Pool<Kryo> KRYOS = new Pool<>(true, false, MAX_POOLED) {
         @Override
         protected Kryo create() {
@@ -51,7 +61,7 @@ final class KryoPool {
         kryo.setRegistrationRequired(false);
         kryo.setReferences(true);
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-        kryo.register(ClosureSerializer.Closure.class, new ClosureSerializer());
+        kryo.register(ClosureSerializer.Closure.class, CLOSURES);
         ImmutableCollectionsSerializers.addDefaultSerializers(kryo);
         JdkWrapperSerializers.addDefaultSerializers(kryo);
         kryo.addDefaultSerializer(Throwable.class, new ThrowableSerializer());

@@ -133,10 +133,24 @@ public final class Serialization {
         try {
             return kryo.readClassAndObject(new Input(bytes));
         } catch (RuntimeException e) {
-            throw new SerializationException("cannot deserialize kryo frame of " + bytes.length + " bytes: " + e.getMessage(), e);
+            throw new SerializationException("cannot deserialize kryo frame of " + bytes.length + " bytes: " + e.getMessage()
+                    + rootCause(e), e);
         } finally {
             KryoPool.KRYOS.free(kryo);
         }
+    }
+
+    /**
+     * The innermost cause, named in the message: Kryo wraps the real reason (a missing class, a lambda whose
+     * capturing class refuses it) in exceptions that only say which field it was reading, and the message is
+     * often all a remote caller sees.
+     */
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? "" : " (root cause: " + root + ")";
     }
 
     private static void refuseNonSerializableLambda(Object value) {

@@ -1,0 +1,16 @@
+package io.dask4j.comm.serialize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.esotericsoftware.kryo.serializers.ClosureSerializer;
+import org.junit.jupiter.api.Test;
+
+class KryoPoolTest {
+
+    @Test
+    void everyKryoSharesTheOneClosureSerializerSoItsStaticFieldsAreNeverRewrittenWhileLambdasAreRead() {
+        var first = KryoPool.newKryo().getRegistration(ClosureSerializer.Closure.class).getSerializer();
+        var second = KryoPool.newKryo().getRegistration(ClosureSerializer.Closure.class).getSerializer();
+        assertThat(first).isInstanceOf(ClosureSerializer.class).isSameAs(second);
+    }
+}

@@ -19,6 +19,10 @@ import java.util.Objects;
  * <p>Immutable once built; safe to share between threads. The typed getters throw {@link
  * ProtocolException} when a field is missing or has the wrong type, so a handler can turn a malformed
  * message into an error reply in one place.
+ *
+ * <p>A received message may hold frames in memory the transport wants back: {@link #release()} gives it
+ * back once the reader is done with the frames (see {@link Frame#release()}); the usual patterns are
+ * "decode, then release" and, for a relay or echo, "write it on, then release".
  */
 public record Message(String op, Map<String, Object> fields, List<Frame> frames) {
 
@@ -112,6 +116,27 @@ public record Message(String op, Map<String, Object> fields, List<Frame> frames)
             total += f.size();
         }
         return total;
+    }
+
+    /**
+     * Releases every frame (see {@link Frame#release()}): optional, idempotent, and a no-op for messages
+     * whose frames are not releasable. Call it from the thread that owns the message, once nothing uses
+     * its frames any more; afterwards reading a released frame throws {@link IllegalStateException}.
+     *
+     * @throws IllegalStateException if a frame is still in use; the other frames are released anyway
+     */
+    public void release() {
+        IllegalStateException first = null;
+        for (Frame f : frames) {
+            try {
+                f.release();
+            } catch (IllegalStateException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     private <T> T as(String name, Class<T> type) {

@@ -4,6 +4,7 @@ import io.dask4j.mpi.binding.Mpi;
 import io.dask4j.mpi.binding.MpiException;
 import io.dask4j.mpi.binding.ThreadLevel;
 import io.dask4j.mpi.comm.MpiTransport;
+import io.dask4j.mpi.engine.Doorbells;
 import io.dask4j.mpi.engine.EngineOptions;
 import io.dask4j.mpi.engine.ProgressEngine;
 
@@ -69,14 +70,15 @@ public final class MpiRuntime implements AutoCloseable {
     private final CountDownLatch finished = new CountDownLatch(1);
     private boolean closed;
 
-    private MpiRuntime(Mpi mpi, ThreadLevel threadLevel, long comm, int rank, int size, EngineOptions options) {
+    private MpiRuntime(Mpi mpi, ThreadLevel threadLevel, long comm, int rank, int size, EngineOptions options,
+                       Doorbells doorbells) {
         this.mpi = mpi;
         this.threadLevel = threadLevel;
         this.comm = comm;
         this.rank = rank;
         this.size = size;
         this.transport = new MpiTransport(rank, size);
-        this.engine = new ProgressEngine(mpi, comm, options, transport);
+        this.engine = new ProgressEngine(mpi, comm, options, transport, doorbells);
         this.transport.attach(engine);
         this.shutdownHook = new Thread(this::onJvmExit, "dask4j-mpi-finalize");
     }
@@ -112,7 +114,9 @@ public final class MpiRuntime implements AutoCloseable {
         checkLauncher(mpi, worldSize, System.getenv());
         long comm = mpi.commDup(world);
         mpi.setErrorsReturn(comm);
-        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, mpi.commRank(comm), worldSize, options);
+        int rank = mpi.commRank(comm);
+        Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize);
+        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options, doorbells);
         if (DIRECT_SENDS && level == ThreadLevel.MULTIPLE) {
             runtime.engine.enableDirectSends();
         }

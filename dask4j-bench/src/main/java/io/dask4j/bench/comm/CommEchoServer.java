@@ -6,6 +6,7 @@ import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Listener;
+import io.dask4j.comm.Message;
 import java.io.IOException;
 
 /**
@@ -32,7 +33,9 @@ public final class CommEchoServer {
     static void echo(Comm comm) {
         try {
             while (true) {
-                comm.write(comm.read());
+                Message m = comm.read();
+                comm.write(m);
+                m.release(); // the write returned: the transport no longer reads the frames
             }
         } catch (CommClosedException closed) {
             comm.abort();

@@ -58,5 +58,6 @@ final class PingPong {
         if (pong.frameBytes() != size) {
             throw new IllegalStateException("echo returned " + pong.frameBytes() + " bytes instead of " + size);
         }
+        pong.release();
     }
 }

@@ -29,7 +29,7 @@ import java.util.Map;
  * with an open comm and a pending read while their CPU time is measured. Rank 0 prints {@code JSON ...}
  * and {@code ROW ...} lines; each rank prints its {@code IDLE} line.
  *
- * <p>Arguments: {@code <mpi name> <sizes,comma,separated> <iterations> <idle seconds> <native|heap>}.
+ * <p>Arguments: {@code <mpi name> <sizes,comma,separated> <iterations> <idle seconds> <native|heap> [<min rounds>]}.
  */
 public final class MpiBenchRank {
 
@@ -42,6 +42,7 @@ public final class MpiBenchRank {
         int iterations = Integer.parseInt(args[2]);
         int idleSeconds = Integer.parseInt(args[3]);
         boolean heapFrames = args[4].equals("heap");
+        minRounds = args.length > 5 ? Integer.parseInt(args[5]) : 10;
         MpiRuntime mpi = MpiRuntime.start();
         if (mpi.size() < 2) {
             System.out.println("ERROR the benchmark needs 2 ranks, got " + mpi.size());
@@ -100,9 +101,12 @@ public final class MpiBenchRank {
         }
     }
 
+    /** Fewest timed rounds per size (large sizes get only 1 GiB of traffic otherwise: 16 rounds at 64 MiB). */
+    private static int minRounds = 10;
+
     static int roundsFor(long size, int iterations) {
         long byBudget = (1L << 30) / Math.max(size, 1);
-        return (int) Math.max(10, Math.min(iterations, byBudget));
+        return (int) Math.max(minRounds, Math.min(iterations, byBudget));
     }
 
     private static void report(int rank, BenchResult r) {
@@ -118,7 +122,9 @@ public final class MpiBenchRank {
         Thread.ofPlatform().name("bench-echo").start(() -> {
             try {
                 while (true) {
-                    comm.write(comm.read());
+                    Message m = comm.read();
+                    comm.write(m);
+                    m.release(); // the write returned: MPI no longer reads the frames, so they may be reused
                 }
             } catch (CommClosedException done) {
                 comm.abort();
@@ -140,6 +146,7 @@ public final class MpiBenchRank {
                 if (pong.frameBytes() != size) {
                     throw new IllegalStateException("echo returned " + pong.frameBytes() + " bytes instead of " + size);
                 }
+                pong.release();
                 if (i >= warmup) {
                     rtt.recordValue(Math.max(1, System.nanoTime() - start));
                 }

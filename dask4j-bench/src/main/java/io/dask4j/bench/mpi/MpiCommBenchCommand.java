@@ -48,6 +48,13 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     @Option(names = "--heap-frames", description = "send byte[] frames (copied off-heap once) instead of native memory")
     boolean heapFrames;
 
+    @Option(names = "--min-rounds", defaultValue = "10",
+            description = "fewest timed round trips per size; large sizes get 1 GiB of traffic otherwise (default: ${DEFAULT-VALUE})")
+    int minRounds;
+
+    @Option(names = "--jvm-arg", description = "extra JVM option for both ranks, repeatable (e.g. -Ddask4j.mpi.pooledFrameBytes=N)")
+    List<String> jvmArgs = new ArrayList<>();
+
     @Option(names = "--timeout", defaultValue = "600", description = "seconds before the job is killed (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
@@ -112,10 +119,12 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
                     "unknown --mpi '" + mpi + "': expected openmpi or mpich");
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        line.addAll(List.of("-np", "2", java, "--enable-native-access=ALL-UNNAMED", "-Xss1m",
-                "--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
+        line.addAll(List.of("-np", "2", java, "--enable-native-access=ALL-UNNAMED", "-Xss1m"));
+        line.addAll(jvmArgs);
+        line.addAll(List.of("--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
                 Arrays.stream(pingPong.sizesOrDefault()).mapToObj(Long::toString).collect(Collectors.joining(",")),
-                Integer.toString(pingPong.iterations), Integer.toString(idleSeconds), heapFrames ? "heap" : "native"));
+                Integer.toString(pingPong.iterations), Integer.toString(idleSeconds), heapFrames ? "heap" : "native",
+                Integer.toString(minRounds)));
         return line;
     }
 }

@@ -33,6 +33,13 @@ class MpiCommBenchCommandTest {
     }
 
     @Test
+    void jvmArgumentsGoBeforeTheClassPathAndMinRoundsLast() {
+        List<String> line = parse("--jvm-arg=-Ddask4j.mpi.pooledFrameBytes=4096", "--min-rounds", "60").command();
+        assertThat(line.indexOf("-Ddask4j.mpi.pooledFrameBytes=4096")).isPositive().isLessThan(line.indexOf("--class-path"));
+        assertThat(line.getLast()).isEqualTo("60");
+    }
+
+    @Test
     void anUnknownMpiIsACommandLineError() {
         assertThatThrownBy(() -> parse("--mpi", "lam").command())
                 .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("openmpi or mpich");

@@ -3,8 +3,12 @@ package io.dask4j.comm.inproc;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.wire.WireCodec;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 
@@ -85,7 +89,33 @@ final class InprocComm implements Comm {
             markClosed("closed by peer " + peerAddress);
             throw closedError();
         }
-        p.inbox.offer(message);
+        p.inbox.offer(detached(message));
+    }
+
+    /**
+     * The message itself, or, if it carries releasable frames (received from another transport and written
+     * on), a copy of those frames: the writer may release them once this write returns, and the peer must
+     * not see that memory vanish under it.
+     */
+    private static Message detached(Message message) {
+        boolean releasable = false;
+        for (Frame f : message.frames()) {
+            releasable |= f.isReleasable();
+        }
+        if (!releasable) {
+            return message;
+        }
+        List<Frame> frames = new ArrayList<>(message.frames().size());
+        for (Frame f : message.frames()) {
+            if (f.isReleasable()) {
+                MemorySegment copy = WireCodec.allocateFrame(WireCodec.KIND_BYTES, f.size());
+                MemorySegment.copy(f.segment(), 0, copy, 0, f.size());
+                frames.add(new Frame(copy));
+            } else {
+                frames.add(f);
+            }
+        }
+        return new Message(message.op(), message.fields(), frames);
     }
 
     @Override

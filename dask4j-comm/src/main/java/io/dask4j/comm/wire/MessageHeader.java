@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A decoded message header: op, fields, and for each frame that follows on the wire its length in bytes
- * and its kind ({@link WireCodec#KIND_BYTES}, {@link WireCodec#KIND_DOUBLES}, {@link WireCodec#KIND_LONGS}),
+ * and its kind ({@link WireCodec#KIND_BYTES}, {@link WireCodec#KIND_DOUBLES}, {@link WireCodec#KIND_LONGS}, {@link WireCodec#KIND_NATIVE}),
  * which tells the receiver what exactly-sized array to read the frame into. Immutable by convention (do
  * not modify the arrays).
  */

@@ -35,10 +35,15 @@ public final class WireCodec {
     public static final byte VERSION = 1;
     /** Headers are small; anything above this is treated as garbage whatever the message limit. */
     public static final int MAX_HEADER_BYTES = 64 << 20;
-    /** Frame kinds: what array the receiver reads the frame into. */
+    /**
+     * Frame kinds: what memory the receiver reads the frame into. A frame arrives in the kind of memory it
+     * was sent from: a heap array of its type for the first three; off-heap memory for {@link #KIND_NATIVE}
+     * where the transport can receive into it (mpi, see {@code InboundDemux}), a {@code byte[]} elsewhere.
+     */
     public static final byte KIND_BYTES = 0;
     public static final byte KIND_DOUBLES = 1;
     public static final byte KIND_LONGS = 2;
+    public static final byte KIND_NATIVE = 3;
     /** Largest Java array the receiver allocates; bigger frames go off-heap. */
     static final long MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
     private static final byte MAGIC_0 = 'D';
@@ -197,8 +202,11 @@ public final class WireCodec {
         }
     }
 
-    /** What array the receiver should read frame {@code f} into. */
+    /** What memory the receiver should read frame {@code f} into. */
     public static byte kindOf(Frame f) {
+        if (f.segment().isNative()) {
+            return KIND_NATIVE;
+        }
         Object base = f.segment().heapBase().orElse(null);
         if (base instanceof double[] && f.size() % Double.BYTES == 0) {
             return KIND_DOUBLES;
@@ -212,7 +220,8 @@ public final class WireCodec {
     /**
      * A fresh, exactly sized segment to receive a frame into: a heap array of the frame's kind (so a
      * {@code double[]} frame is read straight into a {@code double[]} and {@link Frame#toDoubleArray()}
-     * returns it without a copy), or off-heap memory for frames too large for an array.
+     * returns it without a copy), or off-heap memory for frames too large for an array. {@link #KIND_NATIVE}
+     * frames get a {@code byte[]} here: transports that pool native memory decide that themselves.
      */
     public static MemorySegment allocateFrame(byte kind, long length) {
         return switch (kind) {
@@ -231,7 +240,7 @@ public final class WireCodec {
 
     private static void checkKind(byte kind, long length, String op) {
         switch (kind) {
-            case KIND_BYTES -> { }
+            case KIND_BYTES, KIND_NATIVE -> { }
             case KIND_DOUBLES, KIND_LONGS -> {
                 if (length % 8 != 0) {
                     throw new ProtocolException("frame of '" + op + "' of kind " + kind + " has " + length

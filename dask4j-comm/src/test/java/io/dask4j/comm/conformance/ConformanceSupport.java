@@ -7,6 +7,7 @@ import io.dask4j.comm.CommException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Listener;
+import io.dask4j.comm.Message;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -76,13 +77,15 @@ public abstract class ConformanceSupport {
         return listen(listenAddress(), options, echo());
     }
 
-    /** Writes every message back until the comm closes. */
+    /** Writes every message back, then releases it (the intended relay pattern), until the comm closes. */
     protected final Consumer<Comm> echo() {
         return comm -> {
             track(comm);
             try {
                 while (true) {
-                    comm.write(comm.read());
+                    Message m = comm.read();
+                    comm.write(m);
+                    m.release();
                 }
             } catch (CommClosedException expected) {
                 comm.abort();

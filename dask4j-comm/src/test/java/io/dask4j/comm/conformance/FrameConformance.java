@@ -92,6 +92,44 @@ public abstract class FrameConformance extends ConformanceSupport {
         }
     }
 
+    /**
+     * Whatever the backend does with a released message (nothing, or giving pooled memory back), a released
+     * frame never shows another message's bytes: it either still holds its own or throws
+     * IllegalStateException. And the comm goes on carrying intact messages, native and heap ones.
+     */
+    @Test
+    public void aReleasedReceivedFrameNeverShowsLaterBytesAndTheCommKeepsWorking() {
+        Comm client = connect(echoListener(options()).contactAddress(), options());
+        int size = 4 << 20;
+        try (Arena arena = Arena.ofConfined()) {
+            Frame[] released = new Frame[3];
+            for (int round = 0; round < released.length; round++) {
+                MemorySegment nat = arena.allocate(size); // inproc hands the peer this very memory: never reuse it
+                MemorySegment.copy(MemorySegment.ofArray(pattern(size, round)), 0, nat, 0, size);
+                client.write(Message.of("native", Map.of(), List.of(Frame.of(nat), Frame.of(pattern(100, round)))));
+                Message back = client.read();
+                assertThat(back.frame(0).segment().mismatch(nat)).isEqualTo(-1L);
+                assertThat(back.frame(1).toByteArray()).isEqualTo(pattern(100, round));
+                back.release();
+                back.release();
+                released[round] = back.frame(0);
+                for (int earlier = 0; earlier <= round; earlier++) {
+                    assertStillOwnOrGone(released[earlier], pattern(size, earlier));
+                }
+            }
+        }
+    }
+
+    private static void assertStillOwnOrGone(Frame frame, byte[] own) {
+        long mismatch;
+        try {
+            mismatch = frame.segment().mismatch(MemorySegment.ofArray(own));
+        } catch (IllegalStateException released) {
+            return;
+        }
+        assertThat(mismatch).as("first byte where a released frame differs from its own content").isEqualTo(-1L);
+    }
+
     protected static byte[] pattern(int size, int seed) {
         byte[] bytes = new byte[size];
         for (int i = 0; i < size; i++) {

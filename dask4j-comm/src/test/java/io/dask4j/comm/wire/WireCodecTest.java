@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -150,5 +151,27 @@ class WireCodecTest {
         ByteBuffer b = ByteBuffer.wrap(header, WireCodec.PRELUDE_BYTES, header.length - WireCodec.PRELUDE_BYTES);
         assertThatThrownBy(() -> WireCodec.decodeHeader(b, Long.MAX_VALUE)).isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("multiple of 8");
+    }
+
+    @Test
+    void aNativeFrameTravelsWithTheNativeKindAndArrivesAsBytesWhereNoPoolTakesIt() {
+        try (Arena arena = Arena.ofConfined()) {
+            Message m = Message.of("n", Map.of(), List.of(Frame.of(arena.allocate(24)), Frame.of(new double[3])));
+            MessageHeader h = roundTrip(m, Long.MAX_VALUE);
+            assertThat(h.frameKinds()).containsExactly(WireCodec.KIND_NATIVE, WireCodec.KIND_DOUBLES);
+            assertThat(h.frameLengths()).containsExactly(24, 24);
+            assertThat(WireCodec.allocateFrame(WireCodec.KIND_NATIVE, 24).heapBase()).get().isInstanceOf(byte[].class);
+        }
+    }
+
+    @Test
+    void anUnknownFrameKindIsRefused() {
+        byte[] header = codec.encodeHeaderToArray(Message.of("k", Map.of(), List.of(Frame.of(new byte[3]))));
+        // The kinds bin is the last 3 bytes (c4 01 00); announce kind 9 instead.
+        assertThat(header[header.length - 3]).isEqualTo((byte) 0xc4);
+        header[header.length - 1] = 9;
+        ByteBuffer b = ByteBuffer.wrap(header, WireCodec.PRELUDE_BYTES, header.length - WireCodec.PRELUDE_BYTES);
+        assertThatThrownBy(() -> WireCodec.decodeHeader(b, Long.MAX_VALUE)).isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("unknown frame kind 9");
     }
 }

@@ -15,13 +15,18 @@ import java.nio.ByteBuffer;
  * (or to a listener for CONNECT), and the frame messages that follow a DATA envelope into the memory of
  * their frames, tracked per source by a {@link FrameCursor} (MPI keeps one source's messages in order).
  *
- * <p>Where a frame lands: frames up to {@link #HEAP_FRAME_BYTES} go straight into a Java array of their kind
- * (MPI writes into the array; a {@code double[]} sent arrives as a {@code double[]} the reader uses as is, and
- * the GC recycles the memory, which stays warm). Larger ones go to pooled native memory, handed to the reader
- * as a view that returns to the pool once unreachable. Native memory for every large frame was measured and
- * lost here: such a view comes back to the pool only after a GC, which off-heap memory does not provoke, so a
- * busy comm kept receiving into fresh pages (12-20 us per 4 KiB page on a small VM; DESIGN.md §8): the 64 MiB
- * ping-pong fell from ~5 GB/s to 0.1-0.7 GB/s, and forcing a GC when too much was out cost 12-35 ms a time.
+ * <p>Where a frame lands: in the kind of memory it was sent from. Frames sent from Java arrays go straight
+ * into a Java array of their kind (MPI writes into the array; a {@code double[]} sent arrives as a {@code
+ * double[]} the reader uses as is, and the GC recycles the memory, which stays warm), up to {@link
+ * #HEAP_FRAME_BYTES}. Frames sent from native memory of at least {@link #POOLED_FRAME_BYTES} go to pooled
+ * native memory (already touched: fresh pages cost 12-20 us per 4 KiB page on a small VM, DESIGN.md §8),
+ * handed to the reader as a releasable {@link io.dask4j.comm.Frame}, see {@link BufferPool#lend}; so do
+ * frames of any kind above {@link #HEAP_FRAME_BYTES}. Pooled memory without an explicit release was
+ * measured and lost: a view came back to the pool only after a GC, which off-heap memory does not provoke,
+ * so a busy comm kept receiving into fresh pages and the 64 MiB ping-pong fell from ~5 GB/s to 0.1-0.7 GB/s.
+ * Readers that release (write on, then release; or decode, then release) reuse the same warm buffers. While
+ * more than {@link #POOLED_BUDGET_BYTES} are out in unreleased frames, native frames fall back to heap
+ * arrays, so forgotten releases cost speed, never unbounded memory or a wait.
  *
  * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link #INBOX_BYTES} behind
  * (and has at least one unread message, so that a single message of any size still passes) is held back:
@@ -39,6 +44,15 @@ final class InboundDemux implements InboundRouter {
      * MPI_Mrecv with the GC held off); larger ones go to pooled native memory.
      */
     static final long HEAP_FRAME_BYTES = Long.getLong("dask4j.mpi.heapFrameBytes", 256L << 20);
+    /**
+     * Native-origin frames of at least this size are received into pooled native memory (releasable). A
+     * release closes a shared arena, a handshake with every thread that cost 30-65 us here; from about 1 MiB
+     * that is less than what pooling saves (a zeroed array, then a copy when the frame is written on):
+     * measured at 1 MiB one-way, 96 us pooled vs 160 us on the heap under Open MPI, 133 vs 237 under MPICH.
+     */
+    static final long POOLED_FRAME_BYTES = Long.getLong("dask4j.mpi.pooledFrameBytes", 1L << 20);
+    /** Above this many bytes out in unreleased pooled frames, native-origin frames arrive in heap arrays. */
+    static final long POOLED_BUDGET_BYTES = Long.getLong("dask4j.mpi.pooledFrameBudgetMiB", 1024) << 20;
     /**
      * Native frames are received with MPI_Imrecv, so that other comms keep moving meanwhile; {@code
      * -Ddask4j.mpi.blockingReceives=true} receives them with a blocking MPI_Mrecv once matched instead.
@@ -249,18 +263,23 @@ final class InboundDemux implements InboundRouter {
         }
         MemorySegment[] frames = new MemorySegment[header.frameCount()];
         MemorySegment[] targets = new MemorySegment[header.frameCount()];
+        Runnable[] releasers = null;
         for (int i = 0; i < frames.length && accepting; i++) {
             long length = header.frameLengths()[i];
-            if (length <= HEAP_FRAME_BYTES) {
+            if (pooled(header.frameKinds()[i], length)) {
+                MemorySegment buffer = pool.acquire(length);
+                BufferPool.Loan loan = pool.lend(buffer, length);
+                // MPI writes through a global-scope alias: the view's arena is the reader's to close.
+                targets[i] = buffer.asSlice(0, length);
+                frames[i] = loan.view();
+                releasers = releasers == null ? new Runnable[frames.length] : releasers;
+                releasers[i] = loan.giveBack();
+            } else {
                 frames[i] = WireCodec.allocateFrame(header.frameKinds()[i], length);
                 targets[i] = frames[i];
-            } else {
-                MemorySegment buffer = pool.acquire(length);
-                targets[i] = buffer.asSlice(0, length);
-                frames[i] = pool.recyclingView(buffer, length);
             }
         }
-        IncomingMessage message = accepting ? new IncomingMessage(header, frames) : null;
+        IncomingMessage message = accepting ? new IncomingMessage(header, frames, releasers) : null;
         FrameCursor cursor = new FrameCursor(comm, message, header.frameLengths(), targets);
         if (cursor.done()) {
             if (message != null) {
@@ -274,6 +293,15 @@ final class InboundDemux implements InboundRouter {
         }
     }
 
+    /** Whether a frame goes to pooled native memory (see the class comment) rather than a fresh array. */
+    private boolean pooled(byte kind, long length) {
+        if (length > HEAP_FRAME_BYTES) {
+            return true;
+        }
+        return kind == WireCodec.KIND_NATIVE && length >= POOLED_FRAME_BYTES
+                && pool.lentBytes() + length <= POOLED_BUDGET_BYTES;
+    }
+
     private static IncomingMessage inlineMessage(MessageHeader header, MemorySegment data, long offset) {
         MemorySegment[] frames = new MemorySegment[header.frameCount()];
         for (int i = 0; i < frames.length; i++) {
@@ -282,7 +310,7 @@ final class InboundDemux implements InboundRouter {
             MemorySegment.copy(data, offset, frames[i], 0, length);
             offset += length;
         }
-        IncomingMessage message = new IncomingMessage(header, frames);
+        IncomingMessage message = new IncomingMessage(header, frames, null);
         message.matchedAll();
         return message;
     }

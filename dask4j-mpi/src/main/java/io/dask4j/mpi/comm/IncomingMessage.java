@@ -19,13 +19,16 @@ final class IncomingMessage {
 
     private final MessageHeader header;
     private final MemorySegment[] frames;
+    /** Per frame, what gives its pooled memory back (null: a plain frame); null if no frame is pooled. */
+    private final Runnable[] releasers;
     private int pendingReceives;
     private boolean allMatched;
     private volatile boolean complete;
 
-    IncomingMessage(MessageHeader header, MemorySegment[] frames) {
+    IncomingMessage(MessageHeader header, MemorySegment[] frames, Runnable[] releasers) {
         this.header = header;
         this.frames = frames;
+        this.releasers = releasers;
     }
 
     MessageHeader header() {
@@ -63,8 +66,9 @@ final class IncomingMessage {
 
     Message toMessage() {
         List<Frame> list = new ArrayList<>(frames.length);
-        for (MemorySegment f : frames) {
-            list.add(new Frame(f));
+        for (int i = 0; i < frames.length; i++) {
+            Runnable releaser = releasers == null ? null : releasers[i];
+            list.add(releaser == null ? new Frame(frames[i]) : Frame.releasable(frames[i], releaser));
         }
         return header.toMessage(list);
     }

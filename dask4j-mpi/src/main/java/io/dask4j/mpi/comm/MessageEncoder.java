@@ -15,7 +15,9 @@ import java.util.List;
  * native buffer, with the frames inline when the whole message fits one eager MPI message (one MPI message
  * per Comm message: the fastest path for small messages), else each frame as MPI messages of its own, sent
  * from the frame's own memory when it is native and large (no copy at all; the writer waits until MPI is
- * done with it) or from a pooled copy otherwise.
+ * done with it) or from a pooled copy otherwise. Either way the write returns only when MPI no longer reads
+ * the frames' memory (copies are made before it returns; zero-copy sends, chunked or not, are waited for),
+ * so a reader may write a received message on and then release it.
  *
  * <p>Thread-safe: the header codec is per thread; writers of one comm are serialized by the comm.
  */
@@ -38,6 +40,12 @@ final class MessageEncoder {
     }
 
     Prepared data(MpiComm comm, Message message) {
+        for (Frame frame : message.frames()) {
+            if (!frame.segment().scope().isAlive()) {
+                // e.g. a released received frame: its address may hold another message's bytes by now
+                throw new IllegalStateException("cannot write " + frame + ": its memory is no longer alive");
+            }
+        }
         ByteBuffer header = codecs.get().encodeHeader(message);
         long headed = Envelope.BYTES + header.limit();
         long total = headed + message.frameBytes();

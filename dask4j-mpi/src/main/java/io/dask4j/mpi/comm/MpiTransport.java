@@ -75,6 +75,11 @@ public final class MpiTransport implements InboundRouter {
         return rank;
     }
 
+    /** The pool this transport sends from and receives large native frames into (its counters show reuse). */
+    public BufferPool bufferPool() {
+        return pool;
+    }
+
     public int size() {
         return size;
     }

@@ -12,7 +12,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class BackoffIdler {
 
+    /** How the engine thread parks: returns true if it found work instead of parking. */
+    interface Sleeper {
+        boolean sleep(Object blocker, long nanos);
+    }
+
     private final EngineOptions options;
+    private final Sleeper sleeper;
     private long idlePasses;
     private long parkNanos;
     /** Start of the current backoff (spin, then yield until the window closes, then park). */
@@ -20,8 +26,9 @@ final class BackoffIdler {
     /** Last real work: after {@code deepIdleNanos} of quiet the park cap rises. */
     private long quietSinceNanos;
 
-    BackoffIdler(EngineOptions options) {
+    BackoffIdler(EngineOptions options, Sleeper sleeper) {
         this.options = options;
+        this.sleeper = sleeper;
         reset();
     }
 
@@ -60,7 +67,10 @@ final class BackoffIdler {
         } else if (System.nanoTime() - idleSinceNanos < yieldWindow(waiters)) {
             Thread.yield();
         } else {
-            LockSupport.parkNanos(blocker, parkNanos);
+            if (sleeper.sleep(blocker, parkNanos)) {
+                reset();
+                return;
+            }
             long cap = System.nanoTime() - quietSinceNanos > options.deepIdleNanos() ? options.deepParkNanos()
                     : options.maxParkNanos();
             parkNanos = Math.min(parkNanos << 1, cap);

@@ -4,6 +4,7 @@ import io.dask4j.mpi.binding.Posix;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -14,11 +15,16 @@ import java.util.concurrent.locks.LockSupport;
  * and more are mapped with {@code mmap} (untouched, not zero-filled by Java) and advised to use
  * transparent huge pages, which cuts the faults 512-fold when they are first touched.
  *
- * <p>{@link #acquire} and {@link #release} are thread-safe. {@link #recyclingView} hands a buffer to code
- * that cannot release it explicitly (a received frame given to the user): the buffer returns to the pool
- * when the view becomes unreachable. Because off-heap memory puts no pressure on the Java heap, when more
- * than {@code gcTriggerBytes} are out in such views, {@link #acquire} asks for a GC (as the JDK does for
- * direct buffers) so that the dropped views come back. At most {@code retainedBytes} of idle buffers are kept.
+ * <p>All methods are thread-safe. {@link #lend} hands a buffer to code outside the transport (a received
+ * frame given to the reader) as a {@link Loan}: a view in an arena of its own plus an explicit give-back
+ * that closes the arena (so the view fails instead of showing later data) and returns the buffer; a loan
+ * never given back returns its buffer once the view is unreachable (a {@link Cleaner} on the view's scope).
+ * That fallback alone was measured to be far too slow for a busy comm (a view comes back only after a GC,
+ * so the comm kept receiving into fresh pages), hence the explicit give-back. Because off-heap memory puts
+ * no pressure on the Java heap, when more than {@code gcTriggerBytes} are out on loan, {@link #acquire} of a
+ * large buffer asks for a GC (as the JDK does for direct buffers) so that dropped loans come back; callers
+ * that would rather not wait check {@link #lentBytes()} first. At most {@code retainedBytes} of idle buffers
+ * are kept.
  */
 public final class BufferPool {
 
@@ -29,7 +35,13 @@ public final class BufferPool {
 
     private final ConcurrentLinkedDeque<MemorySegment>[] free;
     private final AtomicLong idleBytes = new AtomicLong();
-    private final AtomicLong viewBytes = new AtomicLong();
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final AtomicLong lentBytes = new AtomicLong();
+    private final AtomicLong allocations = new AtomicLong();
+    private final AtomicLong reuses = new AtomicLong();
+    private final AtomicLong loansGivenBack = new AtomicLong();
+    private final AtomicLong loansCollected = new AtomicLong();
     private final long retainedBytes;
     private final long gcTriggerBytes;
 
@@ -47,13 +59,15 @@ public final class BufferPool {
     public MemorySegment acquire(long bytes) {
         int shift = classOf(bytes);
         MemorySegment buffer = free[shift].pollFirst();
-        if (buffer == null && shift >= 21 && viewBytes.get() > gcTriggerBytes) {
+        if (buffer == null && shift >= 21 && lentBytes.get() > gcTriggerBytes) {
             buffer = reclaim(shift);
         }
         if (buffer != null) {
             idleBytes.addAndGet(-buffer.byteSize());
+            reuses.incrementAndGet();
             return buffer;
         }
+        allocations.incrementAndGet();
         return allocate(shift);
     }
 
@@ -75,19 +89,80 @@ public final class BufferPool {
     }
 
     /**
-     * A view of the first {@code length} bytes of an acquired buffer that gives the buffer back to the pool
-     * once the view (and every slice of it) is unreachable. Do not release the buffer otherwise.
+     * A view of an acquired buffer, lent out: the first {@code length} bytes, in a shared arena of its own.
+     * Whoever holds the loan either runs {@link Loan#giveBack()} once nobody uses the view (the arena closes,
+     * then the buffer returns to the pool) or drops the view, which returns the buffer after a GC. Do not
+     * release the buffer otherwise.
      */
-    public MemorySegment recyclingView(MemorySegment buffer, long length) {
+    public Loan lend(MemorySegment buffer, long length) {
         long size = buffer.byteSize();
-        viewBytes.addAndGet(size);
-        return buffer.asSlice(0, length).reinterpret(length, Arena.ofAuto(), unused -> {
-            viewBytes.addAndGet(-size);
-            release(buffer);
+        lentBytes.addAndGet(size);
+        Arena arena = Arena.ofShared();
+        MemorySegment view = buffer.asSlice(0, length).reinterpret(arena, null);
+        // The action must not reach the view's scope, or the scope would never become unreachable.
+        GiveBack action = new GiveBack(this, buffer);
+        Cleaner.Cleanable back = CLEANER.register(view.scope(), action);
+        return new Loan(view, () -> {
+            arena.close(); // throws IllegalStateException if the view is in use: then nothing is given back
+            action.explicit = true;
+            back.clean(); // runs the action unless the GC already did (it cannot have: the view is reachable)
         });
     }
 
-    /** Asks the GC to collect dropped views, then waits briefly for a buffer of the class to come back. */
+    /** Bytes of buffers out on loan (given back neither explicitly nor by the GC yet). */
+    public long lentBytes() {
+        return lentBytes.get();
+    }
+
+    /** How many buffers were mapped or allocated fresh (not taken from the pool). */
+    public long allocations() {
+        return allocations.get();
+    }
+
+    /** How many {@link #acquire} calls were served from the pool. */
+    public long reuses() {
+        return reuses.get();
+    }
+
+    /** How many loans were given back explicitly. */
+    public long loansGivenBack() {
+        return loansGivenBack.get();
+    }
+
+    /** How many loans came back because their view became unreachable. */
+    public long loansCollected() {
+        return loansCollected.get();
+    }
+
+    /**
+     * A buffer lent out by {@link #lend}: the {@code view} to use and {@code giveBack}, which makes the view
+     * inaccessible and returns the buffer. Run {@code giveBack} at most once (callers such as {@code
+     * io.dask4j.comm.Frame#release} guard that); it throws {@link IllegalStateException}, giving nothing back,
+     * while another thread is inside a native call that uses the view.
+     */
+    public record Loan(MemorySegment view, Runnable giveBack) {
+    }
+
+    /** Returns a lent buffer to its pool, once: explicitly (via its Cleanable) or when the view is collected. */
+    private static final class GiveBack implements Runnable {
+        private final BufferPool pool;
+        private final MemorySegment buffer;
+        volatile boolean explicit;
+
+        GiveBack(BufferPool pool, MemorySegment buffer) {
+            this.pool = pool;
+            this.buffer = buffer;
+        }
+
+        @Override
+        public void run() {
+            (explicit ? pool.loansGivenBack : pool.loansCollected).incrementAndGet();
+            pool.lentBytes.addAndGet(-buffer.byteSize());
+            pool.release(buffer);
+        }
+    }
+
+    /** Asks the GC to collect dropped loans, then waits briefly for a buffer of the class to come back. */
     private MemorySegment reclaim(int shift) {
         System.gc();
         long deadline = System.nanoTime() + 20_000_000L;

@@ -24,13 +24,16 @@ import java.util.Map;
  * @param callerSpinNanos how long a platform thread that waits for a reply drives progress itself
  *     (caller-runs) before it parks and leaves progress to the engine thread; 0 disables caller-runs
  * @param eagerBytes messages up to this size are received with a blocking MPI_Mrecv into scratch memory
+ * @param doorbellParkNanos how long an idle engine sleeps when every rank of the job can wake it through
+ *     its {@link Doorbells} and it has no request outstanding (a message from a neighbour wakes it at once)
  */
 public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long maxParkNanos, long deepIdleNanos,
-                            long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes) {
+                            long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes,
+                            long doorbellParkNanos) {
 
     public EngineOptions {
         if (spins < 0 || yieldNanos < 0 || minParkNanos <= 0 || maxParkNanos < minParkNanos || deepParkNanos < maxParkNanos
-                || deepIdleNanos < 0 || callerSpinNanos < 0 || eagerBytes < 64) {
+                || deepIdleNanos < 0 || callerSpinNanos < 0 || eagerBytes < 64 || doorbellParkNanos < 0) {
             throw new IllegalArgumentException("bad engine options: " + spinsText(spins, yieldNanos, minParkNanos, maxParkNanos)
                     + " deepParkNanos=" + deepParkNanos);
         }
@@ -38,9 +41,9 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
 
     /**
      * Defaults (50 spins, yield for 100 us, park 1 us doubling to 1 ms, 20 ms after 1 s of quiet, caller-runs for
-     * 200 us), overridable by system properties {@code dask4j.mpi.spins}, {@code .yieldMicros}, {@code
-     * .maxParkMicros}, {@code .deepIdleMillis}, {@code .deepParkMicros}, {@code .pureSpin}, {@code
-     * .callerSpinMicros}. When more ranks share this node than it has cores (as under {@code mpirun
+     * 200 us, 50 ms sleeps on a doorbell), overridable by system properties {@code dask4j.mpi.spins}, {@code
+     * .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code .deepParkMicros}, {@code .pureSpin},
+     * {@code .callerSpinMicros}, {@code .doorbellParkMicros}. When more ranks share this node than it has cores (as under {@code mpirun
      * --oversubscribe} on a laptop), spinning, yielding and caller-runs default to off: a busy-waiting rank
      * would take the core that another rank's tasks need.
      */
@@ -78,7 +81,8 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
                 Math.min(1_000, maxPark), maxPark, Long.getLong("dask4j.mpi.deepIdleMillis", 1_000) * 1_000_000,
                 Math.max(maxPark, Long.getLong("dask4j.mpi.deepParkMicros", 20_000) * 1_000),
                 Boolean.getBoolean("dask4j.mpi.pureSpin"),
-                Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096);
+                Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096,
+                Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000);
     }
 
     /** Ranks of this job on this node, as the launcher tells it (Open MPI, MPICH's Hydra); 1 if unknown. */
@@ -95,22 +99,22 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
     public EngineOptions withMaxPark(Duration cap) {
         long nanos = cap.toNanos();
         return new EngineOptions(spins, yieldNanos, Math.min(minParkNanos, nanos), nanos, deepIdleNanos,
-                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes);
+                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos);
     }
 
     public EngineOptions withDeepIdle(Duration after, Duration cap) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, after.toNanos(), cap.toNanos(), pureSpin,
-                callerSpinNanos, eagerBytes);
+                callerSpinNanos, eagerBytes, doorbellParkNanos);
     }
 
     public EngineOptions withPureSpin(boolean spin) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, spin,
-                callerSpinNanos, eagerBytes);
+                callerSpinNanos, eagerBytes, doorbellParkNanos);
     }
 
     public EngineOptions withCallerSpin(Duration spin) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, pureSpin,
-                spin.toNanos(), eagerBytes);
+                spin.toNanos(), eagerBytes, doorbellParkNanos);
     }
 
     private static String spinsText(int spins, long yieldNanos, long minPark, long maxPark) {

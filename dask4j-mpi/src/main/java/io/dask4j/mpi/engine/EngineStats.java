@@ -29,6 +29,9 @@ final class EngineStats implements Supplier<Map<String, Double>> {
     private final AtomicLong messagesReceived = new AtomicLong();
     private final AtomicLong directBytesSent = new AtomicLong();
     private final AtomicLong directMessagesSent = new AtomicLong();
+    private final AtomicLong doorbellSleeps = new AtomicLong();
+    private final AtomicLong doorbellWakeUps = new AtomicLong();
+    private volatile int doorbellRanks;
     private final IntSupplier pendingSends;
     private final IntSupplier pendingReceives;
     private final LongSupplier clock;
@@ -88,6 +91,19 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         return passes.get();
     }
 
+    /** How many ranks can ring this engine's doorbell (0: it polls). */
+    void doorbellRanks(int ranks) {
+        doorbellRanks = ranks;
+    }
+
+    /** The engine slept on its doorbell; {@code rung}: a sender or submitter woke it before the time was up. */
+    void sleptOnDoorbell(boolean rung) {
+        doorbellSleeps.incrementAndGet();
+        if (rung) {
+            doorbellWakeUps.incrementAndGet();
+        }
+    }
+
     @Override
     public synchronized Map<String, Double> get() {
         long now = clock.getAsLong();
@@ -106,6 +122,9 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         gauges.put("bytes_received_total", (double) bytesReceived.get());
         gauges.put("messages_sent_total", (double) (messagesSent.get() + directMessagesSent.get()));
         gauges.put("messages_received_total", (double) messagesReceived.get());
+        gauges.put("doorbell_ranks", (double) doorbellRanks);
+        gauges.put("doorbell_sleeps_total", (double) doorbellSleeps.get());
+        gauges.put("doorbell_wakeups_total", (double) doorbellWakeUps.get());
         lastSampleNanos = now;
         lastPasses = totalPasses;
         lastIdleNanos = idle;

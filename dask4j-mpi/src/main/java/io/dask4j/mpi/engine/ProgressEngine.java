@@ -34,6 +34,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * there are cores. Virtual threads never drive (a native call pins their carrier): they park and are woken
  * by the completion that concerns them.
  *
+ * <p><b>Idle.</b> The engine thread backs off ({@link BackoffIdler}); with {@link Doorbells} it sleeps on a
+ * futex that ranks of the same node ring when they send to it, so a neighbour's message wakes it at once
+ * and a quiet engine need not poll every millisecond.
+ *
  * <p><b>Threads.</b> {@link #submit}, {@link #await}, {@link #wakeUp} and {@link #close} may be called from
  * any thread. {@link #isend} may only be called while driving
  * (from an {@link Outbound} or a {@link Completion}). Buffers of posted requests are kept reachable by the
@@ -43,6 +47,12 @@ public final class ProgressEngine implements AutoCloseable {
 
     /** Waiters are unparked by completions; this bound only guards against a lost wake-up. */
     private static final long SAFETY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * An engine sleeps past its park cap only after this long without work, sends or rings: MPI may need a
+     * few more progress calls on either side to deliver what was just sent (MPICH queues an eager message
+     * internally when the peer's shared-memory cells are full), and nobody rings for that.
+     */
+    private static final long DOORBELL_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** The name under which the engine publishes its figures in {@link TransportGauges}. */
     public static final String GAUGES = "mpi_engine";
 
@@ -60,20 +70,32 @@ public final class ProgressEngine implements AutoCloseable {
     private final RequestTable requests;
     private final EngineStats stats;
     private final IncomingMatcher matcher;
+    private final Doorbells doorbells;
     private final Thread thread;
+    private volatile long lastActiveNanos;
     private volatile boolean directSends;
     private volatile boolean running = true;
     private volatile boolean sleeping;
     private volatile RuntimeException failure;
 
     public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router) {
+        this(mpi, comm, options, router, Doorbells.NONE);
+    }
+
+    /**
+     * An engine whose idle thread sleeps on its {@link Doorbells} (set up collectively beforehand) and which
+     * rings the doorbells of the ranks it sends to.
+     */
+    public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router, Doorbells doorbells) {
         this.mpi = mpi;
+        this.doorbells = doorbells;
         this.comm = comm;
         this.byteType = mpi.abi().byteType();
         this.options = options;
         this.router = router;
         this.requests = new RequestTable(mpi, arena);
         this.stats = new EngineStats(() -> requests.sends() + queue.size(), requests::receives, System::nanoTime);
+        this.stats.doorbellRanks(doorbells.ringableRanks());
         this.matcher = new IncomingMatcher(mpi, comm, options.eagerBytes(), router, requests, stats, arena);
         this.thread = Thread.ofPlatform().name("dask4j-mpi-progress").daemon(true).unstarted(this::run);
     }
@@ -112,10 +134,11 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
-    /** Wakes the engine thread if it is parked. Any thread. */
+    /** Wakes the engine thread if it is parked or asleep on its doorbell. Any thread. */
     public void wakeUp() {
         if (sleeping) {
             LockSupport.unpark(thread);
+            doorbells.ringSelf();
         }
     }
 
@@ -237,6 +260,8 @@ public final class ProgressEngine implements AutoCloseable {
             return rc;
         }
         stats.sentDirect(bytes);
+        lastActiveNanos = System.nanoTime();
+        doorbells.ring(dest);
         if (mpi.test(slot, flag, abi.statusIgnore()) == Mpi.SUCCESS && flag.get(JAVA_INT, 0) != 0) {
             completion.onComplete(Mpi.SUCCESS);
             return rc;
@@ -254,8 +279,13 @@ public final class ProgressEngine implements AutoCloseable {
         long bytes = buf.byteSize();
         int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, requests.nextSlot());
         if (rc == Mpi.SUCCESS) {
-            requests.add(completion, bytes > options.eagerBytes(), false);
+            // Ring again when the send completes: MPI may deliver a message later than Isend (a full queue).
+            requests.add(doorbells.enabled() ? code -> {
+                completion.onComplete(code);
+                doorbells.ring(dest);
+            } : completion, bytes > options.eagerBytes(), false);
             stats.sent(bytes);
+            doorbells.ring(dest);
         }
         return rc;
     }
@@ -286,7 +316,11 @@ public final class ProgressEngine implements AutoCloseable {
                 work++;
             }
             work += requests.testSome();
-            return work + matcher.probe();
+            work += matcher.probe();
+            if (work > 0) {
+                lastActiveNanos = System.nanoTime();
+            }
+            return work;
         } catch (RuntimeException e) {
             // An MPI error here (or a bug in a completion) leaves MPI state unknown: fail loudly, not hang.
             fail(e);
@@ -301,7 +335,7 @@ public final class ProgressEngine implements AutoCloseable {
     }
 
     private void run() {
-        BackoffIdler idler = new BackoffIdler(options);
+        BackoffIdler idler = new BackoffIdler(options, this::sleep);
         while (running) {
             if (drivers.get() > 0) {
                 // A waiting thread drives progress itself: stay out of its way (one busy thread per core).
@@ -339,12 +373,50 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * The engine thread's park when idle. With doorbells: mark this rank asleep, poll once more (a message
+     * posted before the mark was visible is found now), then sleep until a sender or a local submitter rings,
+     * or the time is up. When every rank can ring us and no request of ours is outstanding, nothing can
+     * arrive unannounced, so once settled the sleep may be as long as {@link EngineOptions#doorbellParkNanos()}.
+     * Returns true if the last poll found work or a ring ended the sleep (the backoff then starts over).
+     */
+    private boolean sleep(Object blocker, long nanos) {
+        if (!doorbells.enabled()) {
+            LockSupport.parkNanos(blocker, nanos);
+            return false;
+        }
+        doorbells.prepareSleep();
+        int work = 0;
+        boolean quiet = false;
+        if (lock.tryLock()) {
+            try {
+                work = doWork();
+                quiet = requests.isEmpty() && !router.anyPaused();
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (work > 0 || !queue.isEmpty() || !running) {
+            doorbells.cancelSleep();
+            return work > 0;
+        }
+        boolean settled = System.nanoTime() - lastActiveNanos > DOORBELL_SETTLE_NANOS;
+        boolean rung = doorbells.sleep(quiet && settled && doorbells.coversAll()
+                ? Math.max(nanos, options.doorbellParkNanos()) : nanos);
+        stats.sleptOnDoorbell(rung);
+        if (rung) {
+            lastActiveNanos = System.nanoTime(); // what rang may need a few polls to show: back off from the start
+        }
+        return rung;
+    }
+
     /** Stops the engine thread (bounded wait). Does not finalize MPI. Any thread but the engine's. */
     @Override
     public void close() {
         TransportGauges.unregister(GAUGES, stats);
         running = false;
         LockSupport.unpark(thread);
+        doorbells.ringSelf();
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {

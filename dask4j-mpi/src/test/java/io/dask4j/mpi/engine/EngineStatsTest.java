@@ -24,6 +24,16 @@ class EngineStatsTest {
     }
 
     @Test
+    void doorbellGaugesCountSleepsAndTheWakeUpsThatEndedThemEarly() {
+        stats.doorbellRanks(5);
+        stats.sleptOnDoorbell(true);
+        stats.sleptOnDoorbell(false);
+        stats.sleptOnDoorbell(true);
+        assertThat(stats.get()).containsEntry("doorbell_ranks", 5.0).containsEntry("doorbell_sleeps_total", 3.0)
+                .containsEntry("doorbell_wakeups_total", 2.0);
+    }
+
+    @Test
     void passesPerSecondCountsOnlyTheIntervalSinceThePreviousSnapshot() {
         passes(500);
         clock.addAndGet(1_000_000_000L);

@@ -52,6 +52,28 @@ class MpiCommJobsTest {
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void sleepingEnginesAreWokenByTheirNeighboursDoorbells(MpiJob.Impl impl) throws Exception {
+        MpiJob.assumeInstalled(impl);
+        MpiJob.Result result = MpiJob.run(impl, 3, Map.of(), 120, DoorbellMain.class, "on");
+        assertThat(result.output()).as(result.output()).contains("RANK 0 OK", "RANK 1 OK", "RANK 2 OK")
+                .contains("RANK 1 DOORBELLS ranks=3").doesNotContain("FAILED");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiJob.Impl.class)
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void withDoorbellsTurnedOffTheEnginesPollAndStillDeliver(MpiJob.Impl impl) throws Exception {
+        MpiJob.assumeInstalled(impl);
+        MpiJob.Result result = MpiJob.run(impl, 3, Map.of(), 120, DoorbellMain.class, "off");
+        assertThat(result.output()).as(result.output()).contains("RANK 0 OK", "RANK 1 OK", "RANK 2 OK")
+                .contains("RANK 1 DOORBELLS ranks=0 sleeps=0").doesNotContain("FAILED");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aRankStartedWithoutALauncherRunsAsASingleton(MpiJob.Impl impl) throws Exception {
         MpiJob.assumeInstalled(impl);

@@ -1,0 +1,217 @@
+package io.dask4j.mpi.engine;
+
+import io.dask4j.mpi.binding.Futex;
+import io.dask4j.mpi.binding.Mpi;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Wake-ups between the progress engines of ranks that share a node, so that an idle engine can sleep
+ * instead of polling MPI and still see a message from a neighbour at once.
+ *
+ * <p><b>Why.</b> MPI has no way to block until a message arrives without spinning a core, so an idle
+ * engine polls: each wake-up costs ~25 us of CPU on a small VM, and a message that arrives while it sleeps
+ * waits for the next one. With a 1 ms cap, five ranks on two cores spent a tenth of a core polling and still
+ * added ~0.5 ms per hop (DESIGN.md §5, the seed workload of issue #6). A doorbell removes both: before it
+ * sleeps, an engine marks its cell SLEEPING; a rank that sends to it afterwards sees the mark and wakes it
+ * with a futex on the shared cell, the way a socket wakes an epoll loop.
+ *
+ * <p><b>Protocol.</b> One 64-byte cell per rank in a file under {@code /dev/shm} that every rank of the node
+ * maps. Sleeper: set SLEEPING, poll MPI and the submit queue once more, then futex-wait while the cell is
+ * SLEEPING. Sender: post the message (MPI_Isend puts it in the peer's shared-memory queue), full fence, and
+ * if the peer's cell is SLEEPING, swing it to AWAKE and futex-wake. The fences make it a Dekker pair: either
+ * the sleeper's last poll sees the message or the sender sees the mark. A message MPI delivers later (a full
+ * queue, a rank on another node) is still found at the sleeper's next wake-up, at its park cap.
+ *
+ * <p><b>Threads.</b> {@link #setUp} is collective over the job communicator and runs before the engine
+ * starts. {@link #ring} may be called from any thread; {@link #prepareSleep}, {@link #sleep} and {@link
+ * #cancelSleep} only from the engine thread.
+ */
+public final class Doorbells {
+
+    /** No doorbells: engines poll at their park cap (one rank, another OS, or turned off). */
+    public static final Doorbells NONE = new Doorbells(null, -1, new boolean[0], false);
+
+    private static final int AWAKE = 0;
+    private static final int SLEEPING = 1;
+    private static final long CELL_BYTES = 64;
+    /** Where in a cell its rank writes {@code rank + 1} at set-up: a peer that reads it shares the mapping. */
+    private static final long MARK_OFFSET = 4;
+    private static final VarHandle STATE = ValueLayout.JAVA_INT.varHandle();
+    private static final Path SHM = Path.of("/dev/shm");
+
+    private final MemorySegment table;
+    private final int self;
+    private final boolean[] ringable;
+    private final boolean coversAll;
+    private final MemorySegment timespec;
+
+    private Doorbells(MemorySegment table, int self, boolean[] ringable, boolean coversAll) {
+        this.table = table;
+        this.self = self;
+        this.ringable = ringable;
+        this.coversAll = coversAll;
+        this.timespec = table == null ? null : Arena.global().allocate(16, 8);
+    }
+
+    /**
+     * Collective over {@code comm} (every rank must call it, before the engine starts): agrees on a file name,
+     * finds which ranks share this node, and maps the node's cells. Ranks that cannot map them (no {@code
+     * /dev/shm}, {@code -Ddask4j.mpi.doorbells=false}, no futex) are neither rung nor ring; the others still do.
+     */
+    public static Doorbells setUp(Mpi mpi, long comm, int rank, int size) {
+        if (size < 2) {
+            return NONE;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment token = arena.allocate(16);
+            if (rank == 0) {
+                byte[] random = new byte[16];
+                new SecureRandom().nextBytes(random);
+                token.copyFrom(MemorySegment.ofArray(random));
+            }
+            mpi.bcast(token, 0, comm);
+            MemorySegment hosts = arena.allocate(8L * size, 8);
+            mpi.allgather(arena.allocateFrom(ValueLayout.JAVA_LONG, nodeId()), hosts, comm);
+            Path file = SHM.resolve("dask4j-doorbells-" + HexFormat.of().formatHex(token.toArray(ValueLayout.JAVA_BYTE)));
+            MemorySegment table = map(file, size);
+            if (table != null) {
+                STATE.setVolatile(table, rank * CELL_BYTES + MARK_OFFSET, rank + 1);
+            }
+            MemorySegment ok = arena.allocate(4L * size, 4);
+            mpi.allgather(arena.allocateFrom(ValueLayout.JAVA_INT, table == null ? 0 : 1), ok, comm);
+            mpi.barrier(comm); // every rank of the node has mapped the file and marked its cell: the name may go
+            deleteQuietly(file);
+            if (table == null) {
+                return NONE;
+            }
+            long me = hosts.getAtIndex(ValueLayout.JAVA_LONG, rank);
+            boolean[] ringable = new boolean[size];
+            boolean all = true;
+            for (int r = 0; r < size; r++) {
+                // Same node, mapped, and its mark visible here (containers of one host may not share /dev/shm).
+                ringable[r] = hosts.getAtIndex(ValueLayout.JAVA_LONG, r) == me && ok.getAtIndex(ValueLayout.JAVA_INT, r) == 1
+                        && (int) STATE.getVolatile(table, r * CELL_BYTES + MARK_OFFSET) == r + 1;
+                all &= ringable[r];
+            }
+            return new Doorbells(table, rank, ringable, all);
+        }
+    }
+
+    /** How many ranks can ring this one, for diagnostics. */
+    public int ringableRanks() {
+        int n = 0;
+        for (boolean r : ringable) {
+            n += r ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Whether this engine may sleep on its doorbell (else it parks). */
+    boolean enabled() {
+        return table != null;
+    }
+
+    /** Whether every rank of the job can ring this one: then an idle engine need not poll for their messages. */
+    boolean coversAll() {
+        return coversAll;
+    }
+
+    /**
+     * Wakes {@code rank}'s engine if it sleeps on its doorbell; call after the message to it was posted. Costs
+     * a fence and a load when the engine is awake. Any thread.
+     */
+    public void ring(int rank) {
+        if (table == null || !ringable[rank]) {
+            return;
+        }
+        VarHandle.fullFence(); // the posted message must be visible before we read the mark (Dekker)
+        long offset = rank * CELL_BYTES;
+        if ((int) STATE.getVolatile(table, offset) == SLEEPING && STATE.compareAndSet(table, offset, SLEEPING, AWAKE)) {
+            Futex.wake(table.asSlice(offset, 4), 1);
+        }
+    }
+
+    /** Wakes this process's engine if it sleeps on its doorbell. Any thread. */
+    void ringSelf() {
+        ring(self);
+    }
+
+    /** Marks this engine asleep: from now on senders ring. The caller then polls once more before {@link #sleep}. */
+    void prepareSleep() {
+        STATE.setVolatile(table, self * CELL_BYTES, SLEEPING);
+    }
+
+    /** The last poll found work: the engine stays awake. */
+    void cancelSleep() {
+        STATE.setVolatile(table, self * CELL_BYTES, AWAKE);
+    }
+
+    /**
+     * Sleeps until rung or {@code nanos} pass (whichever first), then marks the engine awake; returns true if
+     * it was rung (the mark had been swung to AWAKE by someone else).
+     */
+    boolean sleep(long nanos) {
+        long offset = self * CELL_BYTES;
+        Futex.await(table.asSlice(offset, 4), SLEEPING, nanos, timespec);
+        return !STATE.compareAndSet(table, offset, SLEEPING, AWAKE);
+    }
+
+    private static MemorySegment map(Path file, int size) {
+        if (!Futex.SUPPORTED || !Boolean.parseBoolean(System.getProperty("dask4j.mpi.doorbells", "true"))
+                || !Files.isDirectory(SHM)) {
+            return null;
+        }
+        long bytes = size * CELL_BYTES;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            if (channel.size() < bytes) {
+                channel.write(ByteBuffer.allocate(1), bytes - 1); // every rank may do it: same size, zeros
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, Arena.global());
+        } catch (IOException | RuntimeException e) {
+            return null; // no doorbells for this rank: it polls at its park cap, as without them
+        }
+    }
+
+    /** Identifies this node: the kernel's boot id (unique per boot of a machine), else the host name. */
+    private static long nodeId() {
+        String id;
+        try {
+            id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+        } catch (IOException | RuntimeException e) {
+            id = "";
+        }
+        if (id.isEmpty()) {
+            try {
+                id = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                id = "unknown";
+            }
+        }
+        long hash = 1125899906842597L;
+        for (int i = 0; i < id.length(); i++) {
+            hash = 31 * hash + id.charAt(i);
+        }
+        return hash;
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            file.toFile().deleteOnExit(); // a few bytes in /dev/shm; the mappings stay valid either way
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.dask4j.mpi.it;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Comms;
+import io.dask4j.comm.Listener;
+import io.dask4j.comm.Message;
+import io.dask4j.comm.stats.TransportGauges;
+import io.dask4j.mpi.MpiRuntime;
+import io.dask4j.mpi.engine.ProgressEngine;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs inside every rank of an mpirun job and checks the doorbells between the engines of one node. With
+ * argument {@code on}, an idle engine sleeps up to 10 minutes when every rank can ring it, so ranks 1 and
+ * 2 only answer rank 0 (after idling long enough to be asleep, with no collective pending) if rank 0's
+ * messages wake them: without working doorbells the connects time out. With {@code off}, doorbells are turned off and the ranks poll.
+ * Prints {@code RANK r DOORBELLS ranks=N sleeps=S wakeups=W} and {@code RANK r OK}, or the failure.
+ */
+public final class DoorbellMain {
+
+    private static final int PINGS = 3;
+
+    private DoorbellMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean on = args.length > 0 && args[0].equals("on");
+        System.setProperty("dask4j.mpi.doorbells", Boolean.toString(on));
+        System.setProperty("dask4j.mpi.doorbellParkMicros", Long.toString(600_000_000L));
+        MpiRuntime mpi = MpiRuntime.start();
+        int rank = mpi.rank();
+        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
+                .withConnectTimeout(Duration.ofSeconds(20));
+        try {
+            CountDownLatch pinged = new CountDownLatch(PINGS);
+            Listener listener = Comms.listen(Address.mpi(rank), options, comm -> echo(comm, pinged));
+            mpi.barrier();
+            Thread.sleep(2_000); // every engine runs out of work and goes to sleep
+            if (rank == 0) {
+                for (int peer = 1; peer < mpi.size(); peer++) {
+                    try (Comm comm = Comms.connect(Address.mpi(peer), options)) {
+                        for (int i = 0; i < PINGS; i++) {
+                            comm.write(Message.of("ping", Map.of("i", i)));
+                            Message back = comm.read();
+                            check(back.getLong("i") == i, "echo of " + i + " from " + peer + ": " + back);
+                            Thread.sleep(300); // the peer's engine falls asleep again between pings
+                        }
+                    }
+                }
+            } else {
+                // No collective meanwhile: an outstanding MPI_Ibarrier would keep the engine polling.
+                check(pinged.await(60, TimeUnit.SECONDS), "rank 0's pings arrived");
+            }
+            mpi.barrier();
+            Map<String, Double> gauges = TransportGauges.snapshot().get(ProgressEngine.GAUGES);
+            int ranks = gauges.get("doorbell_ranks").intValue();
+            double sleeps = gauges.get("doorbell_sleeps_total");
+            double wakeUps = gauges.get("doorbell_wakeups_total");
+            System.out.println(String.format(Locale.ROOT, "RANK %d DOORBELLS ranks=%d sleeps=%.0f wakeups=%.0f", rank, ranks,
+                    sleeps, wakeUps));
+            System.out.flush();
+            check(on ? ranks == mpi.size() && sleeps > 0 && wakeUps > 0 : ranks == 0 && sleeps == 0,
+                    "doorbell gauges " + gauges);
+            listener.stop();
+            System.out.println("RANK " + rank + " OK");
+        } catch (Throwable t) {
+            System.out.println("RANK " + rank + " FAILED: " + t);
+            t.printStackTrace(System.out);
+            System.out.flush();
+            mpi.close();
+            System.exit(1);
+        }
+        mpi.close();
+    }
+
+    private static void echo(Comm comm, CountDownLatch pinged) {
+        Thread.ofVirtual().start(() -> {
+            try {
+                while (true) {
+                    comm.write(comm.read());
+                    pinged.countDown();
+                }
+            } catch (CommClosedException closed) {
+                comm.abort();
+            }
+        });
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+}

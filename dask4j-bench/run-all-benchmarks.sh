@@ -26,8 +26,10 @@ uptime >> "$out"/log.txt
 run seed-small-tcp ./dask4j bench seed --backend tcp --n 10000 --chunk 500 --runs 5 --json
 run seed-small-mpi ./dask4j bench seed --backend mpi --n 10000 --chunk 500 --runs 5 --json
 run dask-seed-small /usr/bin/python3 $py/dask_seed_bench.py --n 10000 --chunk 500 --runs 5 --json
-run seed-big-tcp ./dask4j bench seed --backend tcp --n 20000 --runs 5 --json
-run seed-big-mpi ./dask4j bench seed --backend mpi --n 20000 --runs 5 --json
+for i in 1 2; do
+  run seed-big-tcp-$i ./dask4j bench seed --backend tcp --n 20000 --runs 5 --json
+  run seed-big-mpi-$i ./dask4j bench seed --backend mpi --n 20000 --runs 5 --json
+done
 run dask-seed-big /usr/bin/python3 $py/dask_seed_bench.py --n 20000 --runs 5 --json
 run dask-seed-big-mirrors /usr/bin/python3 $py/dask_seed_bench.py --n 20000 --runs 5 --layout mirrors --json
 run seed-big-tcp-rowmajor ./dask4j bench seed --backend tcp --n 20000 --runs 5 --layout row-major --json

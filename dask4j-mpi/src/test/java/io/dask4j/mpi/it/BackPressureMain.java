@@ -21,6 +21,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.dask4j.mpi.it.RankJob.check;
+
 /**
  * Three ranks; receive-side back-pressure with a 4 MiB inbox per comm. Rank 0 floods rank 1 with 64 messages
  * of 1 MiB on a comm rank 1 does not read: its writes must stall after a few MiB instead of rank 1 taking
@@ -43,7 +45,7 @@ public final class BackPressureMain {
         CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
                 .withConnectTimeout(Duration.ofSeconds(20));
         BlockingQueue<Comm> flooded = new LinkedBlockingQueue<>();
-        try {
+        RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, comm -> {
                 if (comm.peerIdentity().equals("rank-0")) {
                     flooded.add(comm);
@@ -59,15 +61,7 @@ public final class BackPressureMain {
             }
             mpi.barrier();
             listener.stop();
-            System.out.println("RANK " + rank + " OK");
-        } catch (Throwable t) {
-            System.out.println("RANK " + rank + " FAILED: " + t);
-            t.printStackTrace(System.out);
-            System.out.flush();
-            mpi.close();
-            System.exit(1);
-        }
-        mpi.close();
+        });
     }
 
     private static void flood(MpiRuntime mpi) throws Exception {
@@ -134,12 +128,6 @@ public final class BackPressureMain {
             }
         } catch (CommClosedException done) {
             comm.abort();
-        }
-    }
-
-    private static void check(boolean condition, String what) {
-        if (!condition) {
-            throw new AssertionError("check failed: " + what);
         }
     }
 }

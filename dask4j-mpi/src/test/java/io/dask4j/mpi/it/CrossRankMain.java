@@ -24,6 +24,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import static io.dask4j.mpi.it.RankJob.check;
+
 /**
  * Runs inside every rank of an mpirun job. First the binding: MPI errors become MpiExceptions with MPI's
  * text, and a null dereference in compiled code is still a NullPointerException (UCX did not take SIGSEGV).
@@ -43,7 +45,7 @@ public final class CrossRankMain {
         int size = mpi.size();
         CommOptions options = CommOptions.fromEnvironment(Map.of()).withSecret("job-secret").withIdentity("rank-" + rank)
                 .withConnectTimeout(Duration.ofSeconds(20));
-        try {
+        RankJob.run(mpi, () -> {
             bindingChecks(mpi);
             Listener listener = Comms.listen(Address.mpi(rank), options, CrossRankMain::echo);
             mpi.barrier();
@@ -61,15 +63,7 @@ public final class CrossRankMain {
                     && gauges.get("bytes_received_total") > (3 << 20), "engine gauges published: " + gauges);
             mpi.barrier();
             listener.stop();
-            System.out.println("RANK " + rank + " OK");
-        } catch (Throwable t) {
-            System.out.println("RANK " + rank + " FAILED: " + t);
-            t.printStackTrace(System.out);
-            System.out.flush();
-            mpi.close();
-            System.exit(1);
-        }
-        mpi.close();
+        });
     }
 
     /** The binding itself: library identity, MPI errors as exceptions with MPI's text, the JVM's SIGSEGV kept. */
@@ -194,11 +188,5 @@ public final class CrossRankMain {
             bytes[i] = (byte) (i * 131 + seed * 7 + (i >>> 9));
         }
         return bytes;
-    }
-
-    private static void check(boolean condition, String what) {
-        if (!condition) {
-            throw new AssertionError("check failed: " + what);
-        }
     }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import static io.dask4j.mpi.it.RankJob.check;
+
 /**
  * Runs inside every rank of an mpirun job and checks the doorbells between the engines of one node. With
  * argument {@code on}, an idle engine sleeps up to 10 minutes when every rank can ring it, so ranks 1 and
@@ -39,7 +41,7 @@ public final class DoorbellMain {
         int rank = mpi.rank();
         CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
                 .withConnectTimeout(Duration.ofSeconds(20));
-        try {
+        RankJob.run(mpi, () -> {
             CountDownLatch pinged = new CountDownLatch(PINGS);
             Listener listener = Comms.listen(Address.mpi(rank), options, comm -> echo(comm, pinged));
             mpi.barrier();
@@ -70,15 +72,7 @@ public final class DoorbellMain {
             check(on ? ranks == mpi.size() && sleeps > 0 && wakeUps > 0 : ranks == 0 && sleeps == 0,
                     "doorbell gauges " + gauges);
             listener.stop();
-            System.out.println("RANK " + rank + " OK");
-        } catch (Throwable t) {
-            System.out.println("RANK " + rank + " FAILED: " + t);
-            t.printStackTrace(System.out);
-            System.out.flush();
-            mpi.close();
-            System.exit(1);
-        }
-        mpi.close();
+        });
     }
 
     private static void echo(Comm comm, CountDownLatch pinged) {
@@ -92,11 +86,5 @@ public final class DoorbellMain {
                 comm.abort();
             }
         });
-    }
-
-    private static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new AssertionError(what);
-        }
     }
 }

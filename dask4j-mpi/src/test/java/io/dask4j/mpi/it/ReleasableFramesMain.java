@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.dask4j.mpi.it.RankJob.check;
+
 /**
  * Two ranks; rank 1 echoes (write, then release), rank 0 checks what a large native frame becomes on mpi:
  * it arrives intact in pooled native memory as a releasable frame; after release its memory throws and it
@@ -41,7 +43,7 @@ public final class ReleasableFramesMain {
         int rank = mpi.rank();
         CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
                 .withConnectTimeout(Duration.ofSeconds(20));
-        try {
+        RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, ReleasableFramesMain::echo);
             mpi.barrier();
             if (rank == 0) {
@@ -57,15 +59,7 @@ public final class ReleasableFramesMain {
             }
             mpi.barrier();
             listener.stop();
-            System.out.println("RANK " + rank + " OK");
-        } catch (Throwable t) {
-            System.out.println("RANK " + rank + " FAILED: " + t);
-            t.printStackTrace(System.out);
-            System.out.flush();
-            mpi.close();
-            System.exit(1);
-        }
-        mpi.close();
+        });
     }
 
     private static void echo(Comm comm) {
@@ -185,12 +179,6 @@ public final class ReleasableFramesMain {
             return false;
         } catch (IllegalStateException expected) {
             return true;
-        }
-    }
-
-    private static void check(boolean condition, String what) {
-        if (!condition) {
-            throw new AssertionError(what);
         }
     }
 }

@@ -86,11 +86,16 @@ final class MpiSeedJob {
         String java = ProcessHandle.current().info().command().orElse("java");
         int ranks = cmd.workers + 2;
         line.addAll(List.of("-np", Integer.toString(ranks), java));
-        line.addAll(cmd.workerJvmArgs());
+        List<String> jvmArgs = cmd.workerJvmArgs();
+        if (line.getFirst().equals("mpirun.openmpi")) {
+            rejectOpenMpiRewrites(jvmArgs);
+        }
+        line.addAll(jvmArgs);
         // More ranks than cores: the progress engine sees it (OMPI_COMM_WORLD_LOCAL_SIZE / MPI_LOCALNRANKS) and
         // parks instead of spinning, so that idle ranks leave the cores to the tasks (EngineOptions.defaults).
-        // The protocol goes in upper case: Open MPI 4.1's mpirun takes any java argument ending in "cp" (such
-        // as "tcp") for a class path flag and rewrites the argument after it (prepends the working directory).
+        // Open MPI 4.1's mpirun takes the first java argument containing "cp" (such as "tcp") for a class path
+        // flag and rewrites the argument after it; the ranks undo that (OpenMpiArguments), and the protocol
+        // goes in upper case so that it is not that argument in the common case.
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), SeedBenchCommand.class.getName(),
                 "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol.toUpperCase(Locale.ROOT),
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
@@ -98,6 +103,19 @@ final class MpiSeedJob {
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
                 "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed)));
         return line;
+    }
+
+    /**
+     * A JVM option containing "cp" would make Open MPI's mpirun rewrite the option after it (or the class path
+     * flag), which the JVM then takes for the main class: refuse it with a reason instead of a cryptic failure.
+     */
+    private static void rejectOpenMpiRewrites(List<String> jvmArgs) {
+        for (String arg : jvmArgs) {
+            if (arg.contains("cp")) {
+                throw new IllegalArgumentException("--jvm-arg '" + arg + "' contains \"cp\": Open MPI's mpirun would "
+                        + "rewrite the java argument after it (it takes it for -cp); use --mpi mpich, or spell it differently");
+            }
+        }
     }
 
     /** On a rank of the job: serve (scheduler, workers) or run the workload (client) and print its result. */

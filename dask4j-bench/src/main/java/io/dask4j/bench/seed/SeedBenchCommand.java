@@ -2,6 +2,7 @@ package io.dask4j.bench.seed;
 
 import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
+import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.cluster.LocalCluster;
 import picocli.CommandLine;
@@ -94,7 +95,9 @@ public final class SeedBenchCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SeedBenchCommand()).execute(args));
+        // On a rank of the mpi job: Open MPI's mpirun may have rewritten an argument (a log directory named
+        // ".../logs-tcp", say); see OpenMpiArguments.
+        System.exit(new CommandLine(new SeedBenchCommand()).execute(OpenMpiArguments.repair(args)));
     }
 
     @Override

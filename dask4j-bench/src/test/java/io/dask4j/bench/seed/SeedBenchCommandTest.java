@@ -1,18 +1,24 @@
 package io.dask4j.bench.seed;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /** The seed command on a tiny array over inproc, and the mpirun command line it would start. */
@@ -49,6 +55,40 @@ class SeedBenchCommandTest {
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("5");
         assertThat(line).contains("--in-mpi-job", "-Xmx517m", "-Xms517m");
         assertThat(line.subList(line.indexOf("--class-path") + 2, line.size())).noneMatch(a -> a.endsWith("cp"));
+    }
+
+    /**
+     * The whole mpi path on a tiny array: mpirun, 4 ranks, the result back as JSON. The log directory ends in
+     * "tcp", which Open MPI's mpirun takes for a class path flag (it rewrites the argument after it).
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void runsUnderOpenMpiEvenWhenAnArgumentContainsCp(@TempDir Path dir) throws Exception {
+        boolean present = false;
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            present |= Files.isExecutable(Path.of(d, "mpirun.openmpi"));
+        }
+        Assumptions.assumeTrue(present || System.getenv("DASK4J_REQUIRE_MPI") != null, "mpirun.openmpi not installed");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int code = new CommandLine(new SeedBenchCommand(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute(
+                "--backend", "mpi", "--mpi", "openmpi", "--protocol", "tcp", "--n", "400", "--chunk", "200",
+                "--workers", "2", "--runs", "1", "--warmup", "0", "--timeout", "150", "--worker-heap", "256m",
+                "--jvm-arg=-XX:TieredStopAtLevel=1", "--mpi-logs", dir.resolve("logs-tcp").toString(), "--json");
+        String out = bytes.toString(StandardCharsets.UTF_8).trim();
+        assertThat(code).as(out).isZero();
+        SeedResult result = SeedResult.fromJson(out);
+        assertThat(result.backend()).isEqualTo("mpirun-tcp");
+        assertThat(result.result()).isCloseTo(160_000, within(4_000.0));
+    }
+
+    @Test
+    void aJvmOptionThatOpenMpiWouldRewriteIsRefusedWithTheReason() {
+        SeedBenchCommand cmd = new SeedBenchCommand();
+        new CommandLine(cmd).parseArgs("--backend", "mpi", "--jvm-arg=-Djava.io.tmpdir=/scratch/tcp");
+        assertThatThrownBy(() -> MpiSeedJob.command(cmd)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("/scratch/tcp").hasMessageContaining("Open MPI");
+        new CommandLine(cmd).parseArgs("--backend", "mpi", "--mpi", "mpich", "--jvm-arg=-Djava.io.tmpdir=/scratch/tcp");
+        assertThat(MpiSeedJob.command(cmd)).contains("-Djava.io.tmpdir=/scratch/tcp");
     }
 
     @Test

@@ -212,6 +212,16 @@ final class MpiComm implements Comm {
         return "MpiComm[" + localAddress + "#" + id + " <-> " + peerAddress + "#" + peerId + "]";
     }
 
+    /**
+     * Queues the ACCEPT that answers this comm's CONNECT, as a message of this comm: a write that posts
+     * directly ({@link ProgressEngine#isendDirect}) checks that nothing of this comm is still queued, so it
+     * cannot overtake the ACCEPT (the peer would drop a DATA for a comm it does not know yet). Engine thread.
+     */
+    void sendAccept() {
+        unsentMessages.incrementAndGet();
+        submit(transport.control(this, peerRank, Envelope.ACCEPT, peerId, id));
+    }
+
     private void submit(OutgoingMessage out) {
         queued.incrementAndGet();
         transport.engine().submit(out);

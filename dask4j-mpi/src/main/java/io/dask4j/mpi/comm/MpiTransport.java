@@ -188,7 +188,7 @@ public final class MpiTransport implements InboundRouter {
         MpiComm comm = new MpiComm(this, id, source, clientId, MpiComm.OPEN, listener.options(), listener.listenAddress(),
                 Address.mpi(source));
         comms.put(id, comm);
-        reply(source, Envelope.ACCEPT, clientId, id);
+        comm.sendAccept();
         listener.accepted(comm);
     }
 

@@ -13,7 +13,9 @@ import java.util.function.Supplier;
  * {@code idle_fraction} (the engine thread's time spent idling, spinning, yielding or parked, over wall
  * time) over the interval since the previous snapshot, {@code pending_sends}, {@code pending_receives},
  * {@code bytes_sent_total}, {@code bytes_received_total}, {@code messages_sent_total}, {@code
- * messages_received_total}.
+ * messages_received_total}, {@code doorbell_ranks}, {@code doorbell_sleeps_total}, {@code
+ * doorbell_wakeups_total} and {@code doorbell_unannounced_total} (messages found only when a long doorbell
+ * sleep ran out: no ring reached this engine; should stay near 0).
  *
  * <p>Counters are written by whoever drives the engine (one thread at a time, under its lock) with
  * release stores, which cost nothing more than plain stores on x86; {@link #get()} may be called from any
@@ -31,6 +33,7 @@ final class EngineStats implements Supplier<Map<String, Double>> {
     private final AtomicLong directMessagesSent = new AtomicLong();
     private final AtomicLong doorbellSleeps = new AtomicLong();
     private final AtomicLong doorbellWakeUps = new AtomicLong();
+    private final AtomicLong unannounced = new AtomicLong();
     private volatile int doorbellRanks;
     private final IntSupplier pendingSends;
     private final IntSupplier pendingReceives;
@@ -104,6 +107,11 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         }
     }
 
+    /** A long doorbell sleep ran out and the next pass found a message: it came without a ring reaching us. */
+    void unannounced() {
+        unannounced.incrementAndGet();
+    }
+
     @Override
     public synchronized Map<String, Double> get() {
         long now = clock.getAsLong();
@@ -125,6 +133,7 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         gauges.put("doorbell_ranks", (double) doorbellRanks);
         gauges.put("doorbell_sleeps_total", (double) doorbellSleeps.get());
         gauges.put("doorbell_wakeups_total", (double) doorbellWakeUps.get());
+        gauges.put("doorbell_unannounced_total", (double) unannounced.get());
         lastSampleNanos = now;
         lastPasses = totalPasses;
         lastIdleNanos = idle;

@@ -36,7 +36,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  *
  * <p><b>Idle.</b> The engine thread backs off ({@link BackoffIdler}); with {@link Doorbells} it sleeps on a
  * futex that ranks of the same node ring when they send to it, so a neighbour's message wakes it at once
- * and a quiet engine need not poll every millisecond.
+ * and a quiet engine need not poll every millisecond. A sender rings each peer again before it next sleeps
+ * and once more when it settles ({@link RecentPeers}): Open MPI sometimes makes a message visible only
+ * after the first ring found the peer awake, which left it waiting for the peer's 50 ms timeout (a
+ * {@code doorbell_unannounced_total} gauge counts such finds).
  *
  * <p><b>Threads.</b> {@link #submit}, {@link #await}, {@link #wakeUp} and {@link #close} may be called from
  * any thread. {@link #isend} may only be called while driving
@@ -53,6 +56,12 @@ public final class ProgressEngine implements AutoCloseable {
      * internally when the peer's shared-memory cells are full), and nobody rings for that.
      */
     private static final long DOORBELL_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /**
+     * The longest doorbell sleep while the engine has worked within {@link EngineOptions#deepIdleNanos()}: a
+     * message whose ring went astray (see {@link RecentPeers}) then waits at most this long, not a full
+     * {@link EngineOptions#doorbellParkNanos()}; a quiet rank still sleeps the full time, so idle CPU stays low.
+     */
+    private static final long ACTIVE_DOORBELL_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** The name under which the engine publishes its figures in {@link TransportGauges}. */
     public static final String GAUGES = "mpi_engine";
 
@@ -71,11 +80,16 @@ public final class ProgressEngine implements AutoCloseable {
     private final EngineStats stats;
     private final IncomingMatcher matcher;
     private final Doorbells doorbells;
+    /** Ranks sent to since this engine last slept, and since it last settled: rung again (see RecentPeers). */
+    private final RecentPeers sentSinceSleep;
+    private final RecentPeers sentSinceSettled;
     private final Thread thread;
     private volatile long lastActiveNanos;
     private volatile boolean directSends;
     private volatile boolean running = true;
     private volatile boolean sleeping;
+    /** The last long doorbell sleep ran out without a ring: a message the next pass finds came unannounced. */
+    private volatile boolean longSleepTimedOut;
     private volatile RuntimeException failure;
 
     public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router) {
@@ -97,6 +111,9 @@ public final class ProgressEngine implements AutoCloseable {
         this.stats = new EngineStats(() -> requests.sends() + queue.size(), requests::receives, System::nanoTime);
         this.stats.doorbellRanks(doorbells.ringableRanks());
         this.matcher = new IncomingMatcher(mpi, comm, options.eagerBytes(), router, requests, stats, arena);
+        int ranks = mpi.commSize(comm);
+        this.sentSinceSleep = new RecentPeers(ranks);
+        this.sentSinceSettled = new RecentPeers(ranks);
         this.thread = Thread.ofPlatform().name("dask4j-mpi-progress").daemon(true).unstarted(this::run);
     }
 
@@ -261,7 +278,7 @@ public final class ProgressEngine implements AutoCloseable {
         }
         stats.sentDirect(bytes);
         lastActiveNanos = System.nanoTime();
-        doorbells.ring(dest);
+        ringAndRemember(dest);
         if (mpi.test(slot, flag, abi.statusIgnore()) == Mpi.SUCCESS && flag.get(JAVA_INT, 0) != 0) {
             completion.onComplete(Mpi.SUCCESS);
             return rc;
@@ -285,9 +302,17 @@ public final class ProgressEngine implements AutoCloseable {
                 doorbells.ring(dest);
             } : completion, bytes > options.eagerBytes(), false);
             stats.sent(bytes);
-            doorbells.ring(dest);
+            ringAndRemember(dest);
         }
         return rc;
+    }
+
+    private void ringAndRemember(int dest) {
+        doorbells.ring(dest);
+        if (doorbells.enabled()) {
+            sentSinceSleep.mark(dest);
+            sentSinceSettled.mark(dest);
+        }
     }
 
     /**
@@ -316,7 +341,14 @@ public final class ProgressEngine implements AutoCloseable {
                 work++;
             }
             work += requests.testSome();
-            work += matcher.probe();
+            int received = matcher.probe();
+            if (longSleepTimedOut) {
+                longSleepTimedOut = false;
+                if (received > 0) {
+                    stats.unannounced();
+                }
+            }
+            work += received;
             if (work > 0) {
                 lastActiveNanos = System.nanoTime();
             }
@@ -400,9 +432,23 @@ public final class ProgressEngine implements AutoCloseable {
             doorbells.cancelSleep();
             return work > 0;
         }
-        boolean settled = System.nanoTime() - lastActiveNanos > DOORBELL_SETTLE_NANOS;
-        boolean rung = doorbells.sleep(quiet && settled && doorbells.coversAll()
-                ? Math.max(nanos, options.doorbellParkNanos()) : nanos);
+        long quietFor = System.nanoTime() - lastActiveNanos;
+        boolean settled = quietFor > DOORBELL_SETTLE_NANOS;
+        // Ring again whoever we sent to: a message MPI made visible only after its first ring (which found the
+        // peer awake, and the peer's last poll did not see it yet) would otherwise wait for the peer's timeout.
+        // Once right after sending (a short delay), once more when this engine settles (a longer one).
+        sentSinceSleep.drain(doorbells::ring);
+        if (settled) {
+            sentSinceSettled.drain(doorbells::ring);
+        }
+        long sleepNanos = nanos;
+        if (quiet && settled && doorbells.coversAll()) {
+            long cap = quietFor < options.deepIdleNanos()
+                    ? Math.min(ACTIVE_DOORBELL_PARK_NANOS, options.doorbellParkNanos()) : options.doorbellParkNanos();
+            sleepNanos = Math.max(nanos, cap);
+        }
+        boolean rung = doorbells.sleep(sleepNanos);
+        longSleepTimedOut = !rung && sleepNanos > options.maxParkNanos();
         stats.sleptOnDoorbell(rung);
         if (rung) {
             lastActiveNanos = System.nanoTime(); // what rang may need a few polls to show: back off from the start

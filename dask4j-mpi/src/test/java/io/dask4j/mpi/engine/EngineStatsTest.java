@@ -30,7 +30,9 @@ class EngineStatsTest {
         stats.sleptOnDoorbell(false);
         stats.sleptOnDoorbell(true);
         assertThat(stats.get()).containsEntry("doorbell_ranks", 5.0).containsEntry("doorbell_sleeps_total", 3.0)
-                .containsEntry("doorbell_wakeups_total", 2.0);
+                .containsEntry("doorbell_wakeups_total", 2.0).containsEntry("doorbell_unannounced_total", 0.0);
+        stats.unannounced();
+        assertThat(stats.get()).containsEntry("doorbell_unannounced_total", 1.0);
     }
 
     @Test

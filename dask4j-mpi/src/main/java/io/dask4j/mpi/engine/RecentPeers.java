@@ -1,0 +1,46 @@
+package io.dask4j.mpi.engine;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntConsumer;
+
+/**
+ * The ranks sent to since the last {@link #drain}: a bit per rank. The progress engine rings their
+ * doorbells again before it sleeps ({@link ProgressEngine}), because MPI may make a message visible to the
+ * receiver after {@code MPI_Isend} has returned (seen with Open MPI 4.1: small messages that a receiver's
+ * {@code MPI_Improbe}, made after the sender's ring found it awake, did not yet see).
+ *
+ * <p>{@link #mark} may be called from any thread (direct sends post from writer threads); {@link #drain}
+ * by the engine thread. A rank marked while a drain runs is either drained now or at the next drain.
+ */
+final class RecentPeers {
+    private final AtomicLongArray words;
+
+    RecentPeers(int ranks) {
+        this.words = new AtomicLongArray(Math.max(1, (ranks + 63) >>> 6));
+    }
+
+    /** Notes that a message was posted to {@code rank}. */
+    void mark(int rank) {
+        int word = rank >>> 6;
+        long bit = 1L << (rank & 63);
+        // A plain read first: most sends go to a rank already marked, and a failed CAS loop costs more.
+        if ((words.get(word) & bit) == 0) {
+            words.getAndUpdate(word, w -> w | bit);
+        }
+    }
+
+    /** Hands every marked rank to {@code ring} and clears them. */
+    void drain(IntConsumer ring) {
+        for (int word = 0; word < words.length(); word++) {
+            if (words.get(word) == 0) {
+                continue;
+            }
+            long bits = words.getAndSet(word, 0);
+            while (bits != 0) {
+                int low = Long.numberOfTrailingZeros(bits);
+                ring.accept((word << 6) + low);
+                bits &= bits - 1;
+            }
+        }
+    }
+}

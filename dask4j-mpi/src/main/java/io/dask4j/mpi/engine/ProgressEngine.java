@@ -408,8 +408,10 @@ public final class ProgressEngine implements AutoCloseable {
     /**
      * The engine thread's park when idle. With doorbells: mark this rank asleep, poll once more (a message
      * posted before the mark was visible is found now), then sleep until a sender or a local submitter rings,
-     * or the time is up. When every rank can ring us and no request of ours is outstanding, nothing can
-     * arrive unannounced, so once settled the sleep may be as long as {@link EngineOptions#doorbellParkNanos()}.
+     * or the time is up. Before sleeping, ring again the peers we sent to (see {@link RecentPeers}). When every
+     * rank can ring us and no request of ours is outstanding, nothing should arrive unannounced, so once
+     * settled the sleep may be as long as {@link EngineOptions#doorbellParkNanos()} (at most {@link
+     * #ACTIVE_DOORBELL_PARK_NANOS} while the engine worked recently, in case a ring still goes astray).
      * Returns true if the last poll found work or a ring ended the sleep (the backoff then starts over).
      */
     private boolean sleep(Object blocker, long nanos) {

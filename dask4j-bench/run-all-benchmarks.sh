@@ -21,6 +21,10 @@ for i in 1 2 3; do
   run tasks-tcp-dashboard-$i ./dask4j bench tasks --backend tcp --workers 2 --threads 1 --n 100000 --dashboard --json
 done
 run tasks-inproc-1 ./dask4j bench tasks --backend inproc --workers 2 --threads 1 --n 100000 --json
+for i in 1 2; do
+  run tasks-mpi-$i ./dask4j bench tasks --backend mpi --workers 2 --n 20000 --json
+  run tasks-mpirun-tcp-$i ./dask4j bench tasks --backend mpi --protocol tcp --workers 2 --n 20000 --json
+done
 run dask-tasks-1 /usr/bin/python3 $py/dask_tasks_bench.py --n 3000 --repeat 2
 uptime >> "$out"/log.txt
 run seed-small-tcp ./dask4j bench seed --backend tcp --n 10000 --chunk 500 --runs 5 --json

@@ -1,10 +1,14 @@
 package io.dask4j.bench.tasks;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
 import io.dask4j.runtime.client.TaskGraph;
 import io.dask4j.runtime.cluster.LocalCluster;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,8 +31,10 @@ import picocli.CommandLine.Option;
  *   <li>{@code round-trip}: one {@code submit -> result}, repeated; {@code seconds} is the median.</li>
  * </ul>
  * Each workload runs once to warm up and then {@code --repeat} times with fresh keys; the median run
- * is reported. inproc runs the workers in this JVM; tcp starts them as separate JVMs. Goal (DESIGN.md
- * §8): at least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
+ * is reported. inproc runs the workers in this JVM; tcp starts them as separate JVMs; mpi runs the whole
+ * cluster as an {@code mpirun} job ({@link MpiTasksJob}: scheduler, client and workers each a rank, talking
+ * over mpi, or over tcp with {@code --protocol tcp} for a side-by-side figure). Goal (DESIGN.md §8): at
+ * least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
  *
  * <p>With {@code --dashboard} the scheduler also serves its dashboard (on a free port) and a poller
  * fetches the JSON API every 500 ms as an open page would, to show what watching costs.
@@ -40,8 +46,26 @@ import picocli.CommandLine.Option;
         description = "Measure scheduler throughput (no-op map, binary tree reduction, single round trip).")
 public final class TasksBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--backend", defaultValue = "inproc", description = "inproc or tcp (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", defaultValue = "inproc", description = "inproc, tcp or mpi (default: ${DEFAULT-VALUE})")
     String backend;
+
+    @Option(names = "--mpi", defaultValue = "openmpi", description = "mpi backend: openmpi or mpich (default: ${DEFAULT-VALUE})")
+    String mpi;
+
+    @Option(names = "--protocol", defaultValue = "mpi",
+            description = "mpi backend: comms between the ranks, mpi or tcp (default: ${DEFAULT-VALUE})")
+    String protocol;
+
+    @Option(names = "--timeout", defaultValue = "600",
+            description = "mpi backend: seconds before the job is killed (default: ${DEFAULT-VALUE})")
+    long timeoutSeconds;
+
+    /** Set on the ranks of the mpi job that {@link MpiTasksJob} starts. */
+    @Option(names = "--in-mpi-job", hidden = true)
+    boolean inMpiJob;
+
+    @Option(names = "--mpi-logs", hidden = true)
+    Path mpiLogs;
 
     @Option(names = "--workers", defaultValue = "2", description = "workers (default: ${DEFAULT-VALUE})")
     int workers;
@@ -61,6 +85,9 @@ public final class TasksBenchCommand implements Callable<Integer> {
     @Option(names = "--dashboard", description = "serve the dashboard and poll its JSON API every 500 ms, as an open page does")
     boolean dashboard;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final PrintStream out;
 
     public TasksBenchCommand() {
@@ -72,22 +99,50 @@ public final class TasksBenchCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new TasksBenchCommand()).execute(args));
+        // On a rank of the mpi job, Open MPI's mpirun may have rewritten an argument (see OpenMpiArguments).
+        System.exit(new CommandLine(new TasksBenchCommand()).execute(OpenMpiArguments.repair(args)));
     }
 
     /** One measured workload. */
     record Result(String backend, String workload, int n, double tasksPerSecond, double seconds, boolean dashboard) {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
         String toJson() {
             return String.format(Locale.ROOT, "{\"backend\":\"%s\",\"workload\":\"%s\",\"n\":%d,\"tasks_per_s\":%.1f,\"seconds\":%.6f,\"dashboard\":%b}",
                     backend, workload, n, tasksPerSecond, seconds, dashboard);
+        }
+
+        static Result fromJson(String text) {
+            try {
+                Map<?, ?> m = JSON.readValue(text, Map.class);
+                return new Result((String) m.get("backend"), (String) m.get("workload"), ((Number) m.get("n")).intValue(),
+                        ((Number) m.get("tasks_per_s")).doubleValue(), ((Number) m.get("seconds")).doubleValue(),
+                        (Boolean) m.get("dashboard"));
+            } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
+                throw new IllegalArgumentException("not a tasks result: " + text, e);
+            }
         }
     }
 
     @Override
     public Integer call() throws Exception {
+        if (inMpiJob) {
+            return MpiTasksJob.runRank(this);
+        }
         String scheme = backend.toLowerCase(Locale.ROOT);
-        if (!scheme.equals("inproc") && !scheme.equals("tcp")) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--backend must be inproc or tcp");
+        if (!scheme.equals("inproc") && !scheme.equals("tcp") && !scheme.equals("mpi")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--backend must be inproc, tcp or mpi");
+        }
+        if (scheme.equals("mpi")) {
+            if (dashboard) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--dashboard works with inproc and tcp only");
+            }
+            List<Result> results = MpiTasksJob.launch(this);
+            if (results == null) {
+                return 1;
+            }
+            print(results, "");
+            return 0;
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
                 .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m", LocalCluster.OPEN_LAMBDAS));
@@ -99,9 +154,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         try (LocalCluster cluster = builder.start(); Client client = cluster.client()) {
             DashboardPoller poller = dashboard ? new DashboardPoller(cluster.dashboardUrl().orElseThrow()) : null;
             try {
-                results.add(measure("map", n, () -> map(client)));
-                results.add(measure("tree", 2 * n - 1, () -> tree(client)));
-                results.add(roundTrip(client));
+                results.addAll(workloads(client, backend));
             } finally {
                 if (poller != null) {
                     poller.close();
@@ -112,17 +165,27 @@ public final class TasksBenchCommand implements Callable<Integer> {
                 }
             }
         }
+        print(results, polled);
+        return 0;
+    }
+
+    /** The three workloads on {@code client}, each labelled with {@code label} (the backend). */
+    List<Result> workloads(Client client, String label) throws Exception {
+        return List.of(measure(label, "map", n, () -> map(client)), measure(label, "tree", 2 * n - 1, () -> tree(client)),
+                roundTrip(client, label));
+    }
+
+    private void print(List<Result> results, String polled) {
         if (!json) {
-            out.printf(Locale.ROOT, "%-8s %-11s %9s %14s %12s%n", "backend", "workload", "n", "tasks/s", "seconds");
+            out.printf(Locale.ROOT, "%-10s %-11s %9s %14s %12s%n", "backend", "workload", "n", "tasks/s", "seconds");
         }
         for (Result r : results) {
-            out.println(json ? r.toJson() : String.format(Locale.ROOT, "%-8s %-11s %9d %14.0f %12.6f",
+            out.println(json ? r.toJson() : String.format(Locale.ROOT, "%-10s %-11s %9d %14.0f %12.6f",
                     r.backend, r.workload, r.n, r.tasksPerSecond, r.seconds));
         }
         if (!json && !polled.isEmpty()) {
             out.println(polled);
         }
-        return 0;
     }
 
     @FunctionalInterface
@@ -130,7 +193,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         double seconds() throws Exception;
     }
 
-    private Result measure(String workload, int tasks, Run run) throws Exception {
+    private Result measure(String label, String workload, int tasks, Run run) throws Exception {
         run.seconds();
         double[] times = new double[Math.max(1, repeat)];
         for (int i = 0; i < times.length; i++) {
@@ -138,7 +201,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         Arrays.sort(times);
         double median = times[times.length / 2];
-        return new Result(backend, workload, tasks, tasks / median, median, dashboard);
+        return new Result(label, workload, tasks, tasks / median, median, dashboard);
     }
 
     private double map(Client client) throws Exception {
@@ -186,7 +249,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         return seconds;
     }
 
-    private Result roundTrip(Client client) {
+    private Result roundTrip(Client client, String label) {
         int rounds = 300;
         double[] times = new double[rounds];
         for (int i = -50; i < rounds; i++) {
@@ -203,6 +266,6 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         Arrays.sort(times);
         double median = times[rounds / 2];
-        return new Result(backend, "round-trip", 1, 1 / median, median, dashboard);
+        return new Result(label, "round-trip", 1, 1 / median, median, dashboard);
     }
 }

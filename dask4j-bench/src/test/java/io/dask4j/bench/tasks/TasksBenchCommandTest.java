@@ -1,8 +1,14 @@
 package io.dask4j.bench.tasks;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -34,5 +40,52 @@ class TasksBenchCommandTest {
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertThat(text).contains("map", "tree", "round-trip").containsPattern(
                 "dashboard http://127\\.0\\.0\\.1:\\d+/ polled every 500 ms: [1-9]\\d* requests \\(0 failed\\)");
+    }
+
+    /** The whole mpi path on a few tasks: mpirun, 4 ranks, the three results back from the client rank. */
+    @Test
+    @Timeout(180)
+    void overMpiTheClientRankMeasuresAndTheLauncherPrintsTheResults() {
+        boolean present = false;
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            present |= Files.isExecutable(Path.of(d, "mpirun.openmpi"));
+        }
+        Assumptions.assumeTrue(present || System.getenv("DASK4J_REQUIRE_MPI") != null, "mpirun.openmpi not installed");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "mpi", "--mpi", "openmpi", "--n", "300",
+                "--repeat", "1", "--timeout", "150", "--json");
+        String text = bytes.toString(StandardCharsets.UTF_8).strip();
+        assertThat(code).as(text).isZero();
+        String[] lines = text.split("\n");
+        assertThat(lines).hasSize(3);
+        assertThat(TasksBenchCommand.Result.fromJson(lines[0])).satisfies(r -> {
+            assertThat(r.backend()).isEqualTo("mpi");
+            assertThat(r.workload()).isEqualTo("map");
+            assertThat(r.n()).isEqualTo(300);
+            assertThat(r.tasksPerSecond()).isPositive();
+        });
+        assertThat(TasksBenchCommand.Result.fromJson(lines[1]).n()).isEqualTo(599);
+        assertThat(TasksBenchCommand.Result.fromJson(lines[2]).workload()).isEqualTo("round-trip");
+    }
+
+    @Test
+    void theMpiJobRunsWorkersPlusTwoRanksWithTheProtocolOutOfMpirunsWay() {
+        TasksBenchCommand cmd = new TasksBenchCommand();
+        new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--protocol", "tcp", "--n", "1000");
+        List<String> line = MpiTasksJob.command(cmd, Path.of("/tmp/logs"));
+        assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("5");
+        assertThat(line.get(line.indexOf("--protocol") + 1)).isEqualTo("TCP");
+        assertThat(line).contains("--in-mpi-job", TasksBenchCommand.class.getName());
+        assertThat(line.get(line.indexOf("--n") + 1)).isEqualTo("1000");
+    }
+
+    @Test
+    void theDashboardIsRefusedOverMpi() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine line = new CommandLine(new TasksBenchCommand());
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        assertThat(line.execute("--backend", "mpi", "--dashboard")).isNotZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--dashboard works with inproc and tcp only");
     }
 }

@@ -1,0 +1,100 @@
+package io.dask4j.bench;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Benchmarks that run as an {@code mpirun} job of this JVM's java: the launcher command for each MPI, and
+ * running the job while reading its results back from the client rank's standard output. Stateless; any
+ * thread.
+ */
+public final class MpiJobs {
+
+    private MpiJobs() {
+    }
+
+    /**
+     * {@code mpirun} for {@code mpi} ({@code openmpi} or {@code mpich}) with {@code ranks} ranks of this JVM's
+     * java, ready for the JVM options. Open MPI runs as root and oversubscribed (more ranks than cores), with
+     * vader's single-copy mechanism off (faster for large messages on small VMs, DESIGN.md §5).
+     *
+     * @throws IllegalArgumentException for another {@code mpi}
+     */
+    public static List<String> mpirun(String mpi, int ranks) {
+        List<String> line = new ArrayList<>();
+        switch (mpi.toLowerCase(Locale.ROOT)) {
+            case "openmpi" -> line.addAll(List.of("mpirun.openmpi", "--allow-run-as-root", "--oversubscribe",
+                    "--mca", "btl_vader_single_copy_mechanism", "none", "-x", "DASK4J_MPI_LIB=libmpi.so.40"));
+            case "mpich" -> line.addAll(List.of("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
+            default -> throw new IllegalArgumentException("unknown --mpi '" + mpi + "': expected openmpi or mpich");
+        }
+        line.addAll(List.of("-np", Integer.toString(ranks), ProcessHandle.current().info().command().orElse("java")));
+        return line;
+    }
+
+    /**
+     * A JVM option containing "cp" makes Open MPI's mpirun rewrite the argument after it (it takes it for
+     * {@code -cp}), which the JVM then reads as its main class: refuse it with the reason instead.
+     *
+     * @throws IllegalArgumentException naming the option
+     */
+    public static void rejectOpenMpiRewrites(List<String> jvmArgs) {
+        for (String arg : jvmArgs) {
+            if (arg.contains("cp")) {
+                throw new IllegalArgumentException("--jvm-arg '" + arg + "' contains \"cp\": Open MPI's mpirun would "
+                        + "rewrite the java argument after it (it takes it for -cp); use --mpi mpich, or spell it differently");
+            }
+        }
+    }
+
+    /**
+     * Runs {@code command} and returns the lines of its standard output that start with {@code prefix}
+     * (without it); every other line goes to this process's standard error. The job is killed after
+     * {@code timeoutSeconds} even if it hangs with its output open. Returns null, after saying why on
+     * standard error, if the job failed, timed out or printed no result.
+     */
+    public static List<String> run(List<String> command, String prefix, long timeoutSeconds, String what) throws Exception {
+        System.err.println("starting: " + String.join(" ", command.subList(0, Math.min(command.size(), 12))) + " ...");
+        Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        AtomicBoolean timedOut = new AtomicBoolean();
+        Thread watchdog = Thread.ofVirtual().start(() -> {
+            try {
+                if (!job.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    timedOut.set(true);
+                    job.descendants().forEach(ProcessHandle::destroyForcibly);
+                    job.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        List<String> results = new ArrayList<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(job.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (line.startsWith(prefix)) {
+                    results.add(line.substring(prefix.length()));
+                } else {
+                    System.err.println(line);
+                }
+            }
+        }
+        job.waitFor();
+        watchdog.join();
+        if (timedOut.get()) {
+            System.err.println(what + ": the mpi job did not finish within " + timeoutSeconds + " s and was killed");
+            return null;
+        }
+        if (job.exitValue() != 0 || results.isEmpty()) {
+            System.err.println(what + ": the mpi job exited with " + job.exitValue() + (results.isEmpty() ? " and no result" : ""));
+            return null;
+        }
+        return results;
+    }
+}

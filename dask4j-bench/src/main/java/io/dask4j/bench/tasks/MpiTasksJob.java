@@ -1,0 +1,67 @@
+package io.dask4j.bench.tasks;
+
+import io.dask4j.bench.MpiJobs;
+import io.dask4j.launcher.MpiCluster;
+import io.dask4j.launcher.MpiClusterOptions;
+import io.dask4j.launcher.MpiProtocol;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The mpi backend of {@link TasksBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} of this
+ * JVM's java running the same command with {@code --in-mpi-job}; on each rank {@link #runRank} enters
+ * {@link MpiCluster#execute} (rank 0 scheduler, rank 1 client, the rest workers), and the client rank runs
+ * the workloads and prints one {@code TASKS-RESULT <json>} line per workload for the launching process.
+ */
+final class MpiTasksJob {
+    static final String RESULT_PREFIX = "TASKS-RESULT ";
+
+    private MpiTasksJob() {
+    }
+
+    /** Runs the job; the results in order, or null if it failed (the reason and the rank logs on stderr). */
+    static List<TasksBenchCommand.Result> launch(TasksBenchCommand cmd) throws Exception {
+        Path logs = Files.createTempDirectory("dask4j-tasks-mpi-");
+        List<String> lines = MpiJobs.run(command(cmd, logs), RESULT_PREFIX, cmd.timeoutSeconds, "tasks bench");
+        if (lines == null) {
+            System.err.println("tasks bench: rank logs in " + logs);
+            return null;
+        }
+        List<TasksBenchCommand.Result> results = new ArrayList<>();
+        for (String line : lines) {
+            results.add(TasksBenchCommand.Result.fromJson(line));
+        }
+        return results;
+    }
+
+    /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
+    static List<String> command(TasksBenchCommand cmd, Path logs) {
+        List<String> line = MpiJobs.mpirun(cmd.mpi, cmd.workers + 2);
+        // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
+        // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).
+        line.addAll(List.of("-XX:+UseSerialGC", "-Xss1m", "--enable-native-access=ALL-UNNAMED",
+                "--class-path", System.getProperty("java.class.path"), TasksBenchCommand.class.getName(),
+                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol.toUpperCase(Locale.ROOT),
+                "--workers", Integer.toString(cmd.workers), "--threads", Integer.toString(cmd.threads),
+                "--n", Integer.toString(cmd.n), "--repeat", Integer.toString(cmd.repeat),
+                "--mpi-logs", logs.toString()));
+        return line;
+    }
+
+    /** On a rank of the job: serve (scheduler, workers) or run the workloads (client) and print the results. */
+    static int runRank(TasksBenchCommand cmd) throws Exception {
+        MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.protocol))
+                .withThreads(cmd.threads).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
+        String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
+        List<TasksBenchCommand.Result> results = MpiCluster.execute(options, client -> cmd.workloads(client, label));
+        for (TasksBenchCommand.Result r : results) {
+            System.out.println(RESULT_PREFIX + r.toJson());
+        }
+        System.out.flush();
+        return 0;
+    }
+}

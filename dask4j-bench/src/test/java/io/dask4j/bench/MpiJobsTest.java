@@ -1,0 +1,53 @@
+package io.dask4j.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MpiJobsTest {
+
+    @Test
+    void eachMpiGetsItsLauncherAndThisJava() {
+        List<String> open = MpiJobs.mpirun("OpenMPI", 4);
+        assertThat(open.getFirst()).isEqualTo("mpirun.openmpi");
+        assertThat(open).contains("--allow-run-as-root", "--oversubscribe", "DASK4J_MPI_LIB=libmpi.so.40");
+        assertThat(open.get(open.indexOf("-np") + 1)).isEqualTo("4");
+        assertThat(open.getLast()).endsWith("java");
+        assertThat(MpiJobs.mpirun("mpich", 3)).startsWith("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12", "-np", "3");
+        assertThatThrownBy(() -> MpiJobs.mpirun("lam", 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("openmpi or mpich");
+    }
+
+    @Test
+    void aJvmOptionContainingCpIsRefusedWithTheReason() {
+        MpiJobs.rejectOpenMpiRewrites(List.of("-Xmx1g", "-XX:+UseSerialGC"));
+        assertThatThrownBy(() -> MpiJobs.rejectOpenMpiRewrites(List.of("-Xmx1g", "-Dlogs=/tmp/tcp")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-Dlogs=/tmp/tcp").hasMessageContaining("Open MPI");
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void runReturnsTheResultLinesOfAJobThatSucceeds() throws Exception {
+        List<String> lines = MpiJobs.run(List.of("sh", "-c", "echo noise; echo 'R: one'; echo 'R: two'"), "R: ", 20, "test");
+        assertThat(lines).containsExactly("one", "two");
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aJobThatFailsOrPrintsNoResultGivesNull() throws Exception {
+        assertThat(MpiJobs.run(List.of("sh", "-c", "echo 'R: early'; exit 3"), "R: ", 20, "test")).isNull();
+        assertThat(MpiJobs.run(List.of("sh", "-c", "echo nothing"), "R: ", 20, "test")).isNull();
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aJobThatHangsWithItsOutputOpenIsKilledAtTheTimeout() throws Exception {
+        // Without the kill, the sleep keeps the output open for 60 s and the test times out at 30.
+        assertThat(MpiJobs.run(List.of("sh", "-c", "echo 'R: partial'; sleep 60"), "R: ", 1, "test")).isNull();
+    }
+}

@@ -74,6 +74,14 @@ final class IncomingMatcher {
         int work = 0;
         for (int i = 0; i < PROBES_PER_PASS; i++) {
             mpi.check(mpi.improbe(from, abi.anyTag(), comm, flag, message, status), "MPI_Improbe");
+            if (i == 0 && flag.get(JAVA_INT, 0) == 0) {
+                // Open MPI's MPI_Improbe looks at its queue of arrived messages first and only then makes
+                // progress, which may move a message out of shared memory into that queue and still answer
+                // "nothing". An engine that slept after such an answer missed a message whose sender had rung
+                // while it was awake (the doorbells' Dekker pair assumes one poll sees what came before it):
+                // it waited for a timeout, 1-10 ms. A second call finds what the first one's progress queued.
+                mpi.check(mpi.improbe(from, abi.anyTag(), comm, flag, message, status), "MPI_Improbe");
+            }
             if (flag.get(JAVA_INT, 0) == 0) {
                 break;
             }

@@ -37,9 +37,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * <p><b>Idle.</b> The engine thread backs off ({@link BackoffIdler}); with {@link Doorbells} it sleeps on a
  * futex that ranks of the same node ring when they send to it, so a neighbour's message wakes it at once
  * and a quiet engine need not poll every millisecond. A sender rings each peer again before it next sleeps
- * and once more when it settles ({@link RecentPeers}): Open MPI sometimes makes a message visible only
- * after the first ring found the peer awake, which left it waiting for the peer's 50 ms timeout (a
- * {@code doorbell_unannounced_total} gauge counts such finds).
+ * and once more when it settles ({@link RecentPeers}), in case the peer's last poll did not report a
+ * message rung for while it was awake (Open MPI's {@code MPI_Improbe} could answer "nothing" while queuing
+ * one; {@link IncomingMatcher} probes twice for that); such a message used to wait out the peer's 50 ms
+ * sleep (a {@code doorbell_unannounced_total} gauge counts such finds).
  *
  * <p><b>Threads.</b> {@link #submit}, {@link #await}, {@link #wakeUp} and {@link #close} may be called from
  * any thread. {@link #isend} may only be called while driving
@@ -436,8 +437,8 @@ public final class ProgressEngine implements AutoCloseable {
         }
         long quietFor = System.nanoTime() - lastActiveNanos;
         boolean settled = quietFor > DOORBELL_SETTLE_NANOS;
-        // Ring again whoever we sent to: a message MPI made visible only after its first ring (which found the
-        // peer awake, and the peer's last poll did not see it yet) would otherwise wait for the peer's timeout.
+        // Ring again whoever we sent to: a message rung for while the peer was awake, which the peer's last poll
+        // did not report (see RecentPeers), would otherwise wait for the peer's timeout.
         // Once right after sending (a short delay), once more when this engine settles (a longer one).
         sentSinceSleep.drain(doorbells::ring);
         if (settled) {

@@ -5,9 +5,11 @@ import java.util.function.IntConsumer;
 
 /**
  * The ranks sent to since the last {@link #drain}: a bit per rank. The progress engine rings their
- * doorbells again before it sleeps ({@link ProgressEngine}), because MPI may make a message visible to the
- * receiver after {@code MPI_Isend} has returned (seen with Open MPI 4.1: small messages that a receiver's
- * {@code MPI_Improbe}, made after the sender's ring found it awake, did not yet see).
+ * doorbells again before it sleeps ({@link ProgressEngine}): a receiver whose last poll before sleeping
+ * did not report a message its sender had rung for while it was awake would otherwise wait for its
+ * timeout. Seen with Open MPI 4.1, whose {@code MPI_Improbe} checks its queue before making progress (the
+ * matcher now probes twice for that, see {@code IncomingMatcher}); the second ring is the safety net for
+ * any other way an MPI may deliver a message later than {@code MPI_Isend} returns.
  *
  * <p>{@link #mark} may be called from any thread (direct sends post from writer threads); {@link #drain}
  * by the engine thread. A rank marked while a drain runs is either drained now or at the next drain.

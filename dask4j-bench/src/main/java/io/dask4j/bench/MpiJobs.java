@@ -1,8 +1,11 @@
 package io.dask4j.bench;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,6 +53,18 @@ public final class MpiJobs {
                 throw new IllegalArgumentException("--jvm-arg '" + arg + "' contains \"cp\": Open MPI's mpirun would "
                         + "rewrite the java argument after it (it takes it for -cp); use --mpi mpich, or spell it differently");
             }
+        }
+    }
+
+    /** Deletes a directory of rank logs and the files in it; a leftover in a temporary directory is harmless. */
+    public static void deleteLogs(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // left for the system's temporary-file cleanup
         }
     }
 

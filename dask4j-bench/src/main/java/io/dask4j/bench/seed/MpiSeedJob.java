@@ -34,20 +34,9 @@ final class MpiSeedJob {
             return null;
         }
         if (ownLogs) {
-            deleteQuietly(cmd.mpiLogs);   // a successful run needs no rank logs; a failed one keeps them
+            MpiJobs.deleteLogs(cmd.mpiLogs);   // a successful run needs no rank logs; a failed one keeps them
         }
         return SeedResult.fromJson(results.getLast());
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var files = Files.list(dir)) {
-            for (Path f : files.toList()) {
-                Files.deleteIfExists(f);
-            }
-            Files.deleteIfExists(dir);
-        } catch (java.io.IOException ignored) {
-            // leftover logs in the temporary directory are harmless
-        }
     }
 
     /** The mpirun command line: workers + 2 ranks of this JVM's java running this command with --in-mpi-job. */

@@ -35,6 +35,7 @@ final class MpiTasksJob {
         for (String line : lines) {
             results.add(TasksBenchCommand.Result.fromJson(line));
         }
+        MpiJobs.deleteLogs(logs);   // a successful run needs no rank logs; a failed one keeps them
         return results;
     }
 

@@ -1,5 +1,6 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.bench.MpiJobs;
 import io.dask4j.bench.PingPongOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -110,16 +111,16 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     /** The mpirun command line: 2 ranks of this JVM's java running {@link MpiBenchRank}. */
     List<String> command() {
         String impl = mpi.toLowerCase(Locale.ROOT);
-        List<String> line = new ArrayList<>();
-        switch (impl) {
-            case "openmpi" -> line.addAll(List.of("mpirun.openmpi", "--allow-run-as-root", "--oversubscribe",
-                    "--mca", "btl_vader_single_copy_mechanism", "none", "-x", "DASK4J_MPI_LIB=libmpi.so.40"));
-            case "mpich" -> line.addAll(List.of("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
-            default -> throw new CommandLine.ParameterException(new CommandLine(this),
-                    "unknown --mpi '" + mpi + "': expected openmpi or mpich");
+        List<String> line;
+        try {
+            line = MpiJobs.mpirun(impl, 2);
+            if (impl.equals("openmpi")) {
+                MpiJobs.rejectOpenMpiRewrites(jvmArgs);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
-        String java = ProcessHandle.current().info().command().orElse("java");
-        line.addAll(List.of("-np", "2", java, "--enable-native-access=ALL-UNNAMED", "-Xss1m"));
+        line.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m"));
         line.addAll(jvmArgs);
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
                 Arrays.stream(pingPong.sizesOrDefault()).mapToObj(Long::toString).collect(Collectors.joining(",")),

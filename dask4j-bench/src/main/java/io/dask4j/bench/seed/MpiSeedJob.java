@@ -28,7 +28,7 @@ final class MpiSeedJob {
         if (ownLogs) {
             cmd.mpiLogs = Files.createTempDirectory("dask4j-seed-mpi-");
         }
-        List<String> results = MpiJobs.run(command(cmd), RESULT_PREFIX, cmd.timeoutSeconds, "seed bench");
+        List<String> results = MpiJobs.run(command(cmd), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "seed bench");
         if (results == null) {
             System.err.println("seed bench: rank logs in " + cmd.mpiLogs);
             return null;
@@ -41,7 +41,7 @@ final class MpiSeedJob {
 
     /** The mpirun command line: workers + 2 ranks of this JVM's java running this command with --in-mpi-job. */
     static List<String> command(SeedBenchCommand cmd) {
-        List<String> line = MpiJobs.mpirun(cmd.mpi, cmd.workers + 2);
+        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.workers + 2);
         List<String> jvmArgs = cmd.workerJvmArgs();
         if (line.getFirst().equals("mpirun.openmpi")) {
             MpiJobs.rejectOpenMpiRewrites(jvmArgs);
@@ -53,7 +53,7 @@ final class MpiSeedJob {
         // flag and rewrites the argument after it; the ranks undo that (OpenMpiArguments), and the protocol
         // goes in upper case so that it is not that argument in the common case.
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), SeedBenchCommand.class.getName(),
-                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol.toUpperCase(Locale.ROOT),
+                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
                 "--layout", cmd.layout,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
@@ -63,7 +63,7 @@ final class MpiSeedJob {
 
     /** On a rank of the job: serve (scheduler, workers) or run the workload (client) and print its result. */
     static int runRank(SeedBenchCommand cmd, SeedWorkload workload) throws Exception {
-        MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.protocol))
+        MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.mpiJob.protocol))
                 .withThreads(1).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
         String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
         SeedResult result = MpiCluster.execute(options, client -> workload.run(client, label, MpiCluster.workerRanks().size()));

@@ -2,6 +2,7 @@ package io.dask4j.bench.seed;
 
 import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
+import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.cluster.LocalCluster;
@@ -69,14 +70,8 @@ public final class SeedBenchCommand implements Callable<Integer> {
     @Option(names = "--jvm-arg", description = "extra JVM option for worker JVMs (tcp) or ranks (mpi); repeatable")
     List<String> jvmArgs = new ArrayList<>();
 
-    @Option(names = "--mpi", defaultValue = "openmpi", description = "mpi backend: openmpi or mpich (default: ${DEFAULT-VALUE})")
-    String mpi;
-
-    @Option(names = "--protocol", defaultValue = "mpi", description = "mpi backend: comms between ranks, mpi or tcp (default: ${DEFAULT-VALUE})")
-    String protocol;
-
-    @Option(names = "--timeout", defaultValue = "1800", description = "mpi backend: seconds before the job is killed (default: ${DEFAULT-VALUE})")
-    int timeoutSeconds;
+    @CommandLine.Mixin
+    MpiJobOptions mpiJob = new MpiJobOptions();
 
     @Option(names = "--mpi-logs", description = "mpi backend: directory for the ranks' logs rank-<r>.log (default: a new temporary one)")
     java.nio.file.Path mpiLogs;

@@ -26,7 +26,7 @@ final class MpiTasksJob {
     /** Runs the job; the results in order, or null if it failed (the reason and the rank logs on stderr). */
     static List<TasksBenchCommand.Result> launch(TasksBenchCommand cmd) throws Exception {
         Path logs = Files.createTempDirectory("dask4j-tasks-mpi-");
-        List<String> lines = MpiJobs.run(command(cmd, logs), RESULT_PREFIX, cmd.timeoutSeconds, "tasks bench");
+        List<String> lines = MpiJobs.run(command(cmd, logs), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "tasks bench");
         if (lines == null) {
             System.err.println("tasks bench: rank logs in " + logs);
             return null;
@@ -41,12 +41,12 @@ final class MpiTasksJob {
 
     /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
     static List<String> command(TasksBenchCommand cmd, Path logs) {
-        List<String> line = MpiJobs.mpirun(cmd.mpi, cmd.workers + 2);
+        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.workers + 2);
         // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
         // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).
         line.addAll(List.of("-XX:+UseSerialGC", "-Xss1m", "--enable-native-access=ALL-UNNAMED",
                 "--class-path", System.getProperty("java.class.path"), TasksBenchCommand.class.getName(),
-                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.protocol.toUpperCase(Locale.ROOT),
+                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
                 "--workers", Integer.toString(cmd.workers), "--threads", Integer.toString(cmd.threads),
                 "--n", Integer.toString(cmd.n), "--repeat", Integer.toString(cmd.repeat),
                 "--mpi-logs", logs.toString()));
@@ -55,7 +55,7 @@ final class MpiTasksJob {
 
     /** On a rank of the job: serve (scheduler, workers) or run the workloads (client) and print the results. */
     static int runRank(TasksBenchCommand cmd) throws Exception {
-        MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.protocol))
+        MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.mpiJob.protocol))
                 .withThreads(cmd.threads).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
         String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
         List<TasksBenchCommand.Result> results = MpiCluster.execute(options, client -> cmd.workloads(client, label));

@@ -2,6 +2,7 @@ package io.dask4j.bench.tasks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
@@ -49,16 +50,8 @@ public final class TasksBenchCommand implements Callable<Integer> {
     @Option(names = "--backend", defaultValue = "inproc", description = "inproc, tcp or mpi (default: ${DEFAULT-VALUE})")
     String backend;
 
-    @Option(names = "--mpi", defaultValue = "openmpi", description = "mpi backend: openmpi or mpich (default: ${DEFAULT-VALUE})")
-    String mpi;
-
-    @Option(names = "--protocol", defaultValue = "mpi",
-            description = "mpi backend: comms between the ranks, mpi or tcp (default: ${DEFAULT-VALUE})")
-    String protocol;
-
-    @Option(names = "--timeout", defaultValue = "600",
-            description = "mpi backend: seconds before the job is killed (default: ${DEFAULT-VALUE})")
-    long timeoutSeconds;
+    @CommandLine.Mixin
+    MpiJobOptions mpiJob = new MpiJobOptions();
 
     /** Set on the ranks of the mpi job that {@link MpiTasksJob} starts. */
     @Option(names = "--in-mpi-job", hidden = true)

@@ -1,0 +1,22 @@
+package io.dask4j.bench;
+
+import picocli.CommandLine.Option;
+
+/**
+ * The options of a benchmark's mpi backend, shared by the commands that run as an {@code mpirun} job
+ * ({@code bench seed}, {@code bench tasks}) through {@link MpiJobs}; a picocli mixin. Set by picocli on the
+ * command's thread, read after parsing.
+ */
+public final class MpiJobOptions {
+
+    @Option(names = "--mpi", defaultValue = "openmpi", description = "mpi backend: openmpi or mpich (default: ${DEFAULT-VALUE})")
+    public String mpi;
+
+    @Option(names = "--protocol", defaultValue = "mpi",
+            description = "mpi backend: comms between the ranks, mpi or tcp (default: ${DEFAULT-VALUE})")
+    public String protocol;
+
+    @Option(names = "--timeout", defaultValue = "1800",
+            description = "mpi backend: seconds before the job is killed (default: ${DEFAULT-VALUE})")
+    public long timeoutSeconds;
+}

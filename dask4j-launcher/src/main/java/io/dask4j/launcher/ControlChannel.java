@@ -12,13 +12,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The launcher's own MPI traffic, kept apart from the {@code mpi://} comms: start-up collectives on the
  * job communicator while no comm needs progress yet, and the shutdown messages on a private duplicate of
  * it (so the progress engine's {@code MPI_Improbe(ANY_SOURCE, ANY_TAG)} never sees them). Point-to-point
  * control messages are one int each, sent as requests tracked by the progress engine and taken by polling
- * (a short hold of the engine's lock), so waiting for one never stops the engine from serving comms.
+ * (a probe that the progress engine runs in one of its passes), so waiting for one never stops the engine
+ * from serving comms.
  *
  * <p>Threads: the start-up methods ({@link #open}, {@link #allgather}, {@link #broadcast}) from the
  * rank's main thread only, and only before any comm needs progress (they hold the engine's lock while in
@@ -34,6 +38,9 @@ final class ControlChannel {
     static final int CLIENT_EXITED = -2;
     /** Scheduler rank to every other rank: shut down now; payload = the client's code or CLIENT_EXITED. */
     static final int TAG_SHUTDOWN = 2;
+
+    /** How long {@link #poll} waits for the engine to run its probe (a pass takes microseconds). */
+    static final long POLL_ANSWER_MILLIS = 2_000;
 
     private final MpiRuntime runtime;
     private final Mpi mpi;
@@ -93,27 +100,51 @@ final class ControlChannel {
     }
 
     /**
-     * Takes one int from {@code source} with {@code tag} if one has arrived (MPI_Improbe + MPI_Mrecv under
-     * the engine's lock), else empty. Polling leaves no receive request pending, so a rank ended by a
-     * signal finalizes MPI cleanly.
+     * Takes one int from {@code source} with {@code tag} if one has arrived, else empty (also when MPI is being
+     * finalized, the engine has failed, or it did not answer within {@link #POLL_ANSWER_MILLIS}). The probe
+     * ({@code MPI_Improbe} + {@code MPI_Mrecv}) runs in a pass of the progress engine, never under the engine's
+     * lock on this thread: on a node with more ranks than cores, a rank's main thread that took the lock for a
+     * poll was often descheduled while holding it, and the engine then could not serve any comm for that long
+     * (milliseconds, up to 90 ms seen). Polling leaves no receive request pending, so a rank ended by a signal
+     * finalizes MPI cleanly.
      */
     OptionalInt poll(int source, int tag) {
+        if (MpiRuntime.current() == null || engine.failure() != null) {
+            return OptionalInt.empty(); // MPI is being finalized (the process is exiting) or unusable
+        }
+        CompletableFuture<OptionalInt> answer = new CompletableFuture<>();
+        engine.submit(e -> {
+            try {
+                answer.complete(probe(source, tag));
+            } catch (RuntimeException failure) {
+                answer.completeExceptionally(failure);
+            }
+        });
+        try {
+            return answer.get(POLL_ANSWER_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return OptionalInt.empty(); // the engine was closed or stuck: the caller's own deadline decides
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OptionalInt.empty();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new LauncherException("control poll failed", e.getCause());
+        }
+    }
+
+    /** One MPI_Improbe (+ MPI_Mrecv if something came); on the thread driving the engine. */
+    private OptionalInt probe(int source, int tag) {
         try (Arena local = Arena.ofConfined()) {
             MemorySegment flag = local.allocate(ValueLayout.JAVA_INT);
             MemorySegment message = local.allocate(8, 8);
             MemorySegment status = local.allocate(mpi.abi().statusBytes(), 8);
             MemorySegment buf = local.allocate(ValueLayout.JAVA_INT);
-            return engine.exclusive(() -> {
-                if (MpiRuntime.current() == null) {
-                    return OptionalInt.empty(); // MPI is being finalized (the process is exiting)
-                }
-                mpi.check(mpi.improbe(source, tag, control, flag, message, status), "MPI_Improbe");
-                if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
-                    return OptionalInt.empty();
-                }
-                mpi.check(mpi.mrecv(buf, 4, mpi.abi().byteType(), message, mpi.abi().statusIgnore()), "MPI_Mrecv");
-                return OptionalInt.of(buf.get(ValueLayout.JAVA_INT, 0));
-            });
+            mpi.check(mpi.improbe(source, tag, control, flag, message, status), "MPI_Improbe");
+            if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                return OptionalInt.empty();
+            }
+            mpi.check(mpi.mrecv(buf, 4, mpi.abi().byteType(), message, mpi.abi().statusIgnore()), "MPI_Mrecv");
+            return OptionalInt.of(buf.get(ValueLayout.JAVA_INT, 0));
         }
     }
 

@@ -108,6 +108,11 @@ public final class MpiRuntime implements AutoCloseable {
             throw new MpiException(mpi.library().name() + " provides only MPI_THREAD_" + level
                     + "; dask4j needs MPI_THREAD_SERIALIZED or better");
         }
+        if (!Boolean.getBoolean("dask4j.mpi.openMpiIdleYield")) {
+            // The engine idles its own way (EngineOptions, Doorbells); -Ddask4j.mpi.openMpiIdleYield=true keeps
+            // Open MPI's yield, for comparison.
+            mpi.disableOpenMpiIdleYield();
+        }
         long world = mpi.abi().commWorld();
         mpi.setErrorsReturn(world);
         int worldSize = mpi.commSize(world);

@@ -1,9 +1,12 @@
 package io.dask4j.mpi.binding;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 
+import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static io.dask4j.mpi.binding.MpiFunctions.ABI;
 
@@ -187,6 +190,25 @@ public final class Mpi {
         } catch (Throwable t) {
             throw Posix.rethrow(t);
         }
+    }
+
+    /**
+     * Open MPI only: stops its progress from calling {@code sched_yield()} after every call that found nothing.
+     * Open MPI does that whenever its launcher reports the node oversubscribed (more ranks than cores), and its
+     * {@code mpi_yield_when_idle} parameter cannot turn it off then; a progress engine with its own idle strategy
+     * loses the core for a scheduler slice (about a millisecond on a busy 2-core machine) on each empty probe.
+     * Calls {@code opal_progress_set_yield_when_idle(false)}, which libopen-pal exports; returns false (and does
+     * nothing) on other MPIs or when the library has no such function. Call after MPI is initialized.
+     */
+    public boolean disableOpenMpiIdleYield() {
+        return library.symbols().find("opal_progress_set_yield_when_idle").map(symbol -> {
+            try {
+                Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_BOOLEAN)).invoke(false);
+                return true;
+            } catch (Throwable t) {
+                throw Posix.rethrow(t);
+            }
+        }).orElse(false);
     }
 
     public boolean initialized() {

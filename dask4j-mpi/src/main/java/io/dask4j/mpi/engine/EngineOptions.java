@@ -26,14 +26,17 @@ import java.util.Map;
  * @param eagerBytes messages up to this size are received with a blocking MPI_Mrecv into scratch memory
  * @param doorbellParkNanos how long an idle engine sleeps when every rank of the job can wake it through
  *     its {@link Doorbells} and it has no request outstanding (a message from a neighbour wakes it at once)
+ * @param settleNanos how long after its last work, send or ring an engine keeps to short parks before such a
+ *     doorbell sleep (in case MPI needs a few more progress calls to show what a ring announced)
  */
 public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long maxParkNanos, long deepIdleNanos,
                             long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes,
-                            long doorbellParkNanos) {
+                            long doorbellParkNanos, long settleNanos) {
 
     public EngineOptions {
         if (spins < 0 || yieldNanos < 0 || minParkNanos <= 0 || maxParkNanos < minParkNanos || deepParkNanos < maxParkNanos
-                || deepIdleNanos < 0 || callerSpinNanos < 0 || eagerBytes < 64 || doorbellParkNanos < 0) {
+                || deepIdleNanos < 0 || callerSpinNanos < 0 || eagerBytes < 64 || doorbellParkNanos < 0
+                || settleNanos < 0) {
             throw new IllegalArgumentException("bad engine options: " + spinsText(spins, yieldNanos, minParkNanos, maxParkNanos)
                     + " deepParkNanos=" + deepParkNanos);
         }
@@ -41,11 +44,13 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
 
     /**
      * Defaults (50 spins, yield for 100 us, park 1 us doubling to 1 ms, 20 ms after 1 s of quiet, caller-runs for
-     * 200 us, 50 ms sleeps on a doorbell), overridable by system properties {@code dask4j.mpi.spins}, {@code
-     * .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code .deepParkMicros}, {@code .pureSpin},
-     * {@code .callerSpinMicros}, {@code .doorbellParkMicros}. When more ranks share this node than it has cores (as under {@code mpirun
-     * --oversubscribe} on a laptop), spinning, yielding and caller-runs default to off: a busy-waiting rank
-     * would take the core that another rank's tasks need.
+     * 200 us, 50 ms sleeps on a doorbell after 5 ms of settling), overridable by system properties {@code
+     * dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code
+     * .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code .doorbellParkMicros}, {@code
+     * .settleMicros}. When more ranks share this node than it has cores (as under {@code mpirun --oversubscribe}
+     * on a laptop), spinning, yielding, caller-runs and settling default to off: a busy-waiting rank would take
+     * the core that another rank's tasks need, and so does each wake-up of a short park (measured: the settling
+     * parks of five ranks on two cores cost more CPU than the messages they waited for).
      */
     public static EngineOptions defaults() {
         return defaults(System.getenv(), nodeCores());
@@ -82,7 +87,8 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
                 Math.max(maxPark, Long.getLong("dask4j.mpi.deepParkMicros", 20_000) * 1_000),
                 Boolean.getBoolean("dask4j.mpi.pureSpin"),
                 Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096,
-                Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000);
+                Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000,
+                Long.getLong("dask4j.mpi.settleMicros", oversubscribed ? 0 : 5_000) * 1_000);
     }
 
     /** Ranks of this job on this node, as the launcher tells it (Open MPI, MPICH's Hydra); 1 if unknown. */
@@ -99,22 +105,22 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
     public EngineOptions withMaxPark(Duration cap) {
         long nanos = cap.toNanos();
         return new EngineOptions(spins, yieldNanos, Math.min(minParkNanos, nanos), nanos, deepIdleNanos,
-                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos);
+                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos);
     }
 
     public EngineOptions withDeepIdle(Duration after, Duration cap) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, after.toNanos(), cap.toNanos(), pureSpin,
-                callerSpinNanos, eagerBytes, doorbellParkNanos);
+                callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos);
     }
 
     public EngineOptions withPureSpin(boolean spin) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, spin,
-                callerSpinNanos, eagerBytes, doorbellParkNanos);
+                callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos);
     }
 
     public EngineOptions withCallerSpin(Duration spin) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, pureSpin,
-                spin.toNanos(), eagerBytes, doorbellParkNanos);
+                spin.toNanos(), eagerBytes, doorbellParkNanos, settleNanos);
     }
 
     private static String spinsText(int spins, long yieldNanos, long minPark, long maxPark) {

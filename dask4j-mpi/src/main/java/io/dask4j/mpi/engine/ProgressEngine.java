@@ -40,7 +40,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * and once more when it settles ({@link RecentPeers}), in case the peer's last poll did not report a
  * message rung for while it was awake (Open MPI's {@code MPI_Improbe} could answer "nothing" while queuing
  * one; {@link IncomingMatcher} probes twice for that); such a message used to wait out the peer's 50 ms
- * sleep (a {@code doorbell_unannounced_total} gauge counts such finds).
+ * sleep (a {@code doorbell_unannounced_total} gauge counts such finds). Open MPI's own idle yield (a
+ * {@code sched_yield()} in every empty progress call on an oversubscribed node) is turned off at start-up
+ * ({@link io.dask4j.mpi.binding.Mpi#disableOpenMpiIdleYield}): each cost the engine its core for a time slice.
  *
  * <p><b>Threads.</b> {@link #submit}, {@link #await}, {@link #wakeUp} and {@link #close} may be called from
  * any thread. {@link #isend} may only be called while driving
@@ -49,20 +51,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 public final class ProgressEngine implements AutoCloseable {
 
-    /** Waiters are unparked by completions; this bound only guards against a lost wake-up. */
-    private static final long SAFETY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /**
-     * An engine sleeps past its park cap only after this long without work, sends or rings: MPI may need a
-     * few more progress calls on either side to deliver what was just sent (MPICH queues an eager message
-     * internally when the peer's shared-memory cells are full), and nobody rings for that.
+     * Waiters are unparked by whatever makes their condition true; this bound only guards against a lost
+     * wake-up. Not shorter: every idle reader of a comm parks here, and at 50 ms their timed wake-ups were
+     * most of the wake-ups of a job's virtual-thread carriers (each one steals a core on a small node).
      */
-    private static final long DOORBELL_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    /**
-     * The longest doorbell sleep while the engine has worked within {@link EngineOptions#deepIdleNanos()}: a
-     * message whose ring went astray (see {@link RecentPeers}) then waits at most this long, not a full
-     * {@link EngineOptions#doorbellParkNanos()}; a quiet rank still sleeps the full time, so idle CPU stays low.
-     */
-    private static final long ACTIVE_DOORBELL_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long SAFETY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** The name under which the engine publishes its figures in {@link TransportGauges}. */
     public static final String GAUGES = "mpi_engine";
 
@@ -180,7 +174,7 @@ public final class ProgressEngine implements AutoCloseable {
     /**
      * Waits until {@code done} holds or {@code timeoutNanos} pass; true if done. A platform thread drives
      * progress itself for up to {@link EngineOptions#callerSpinNanos()}, then parks; the code that makes
-     * {@code done} true must unpark the waiting thread (the park is also bounded to 1 ms as a safety net).
+     * {@code done} true must unpark the waiting thread (the park is also bounded to 500 ms as a safety net).
      */
     public boolean await(BooleanSupplier done, long timeoutNanos) {
         if (done.getAsBoolean()) {
@@ -215,10 +209,14 @@ public final class ProgressEngine implements AutoCloseable {
                 drivers.decrementAndGet();
             }
         }
-        // Parking: the engine thread takes over progress; whoever makes done true unparks us.
+        // Parking: the engine thread takes over progress; whoever makes done true unparks us. The engine need
+        // not be woken when every rank can ring it: what we wait for either arrives with a ring, or needs a
+        // request that keeps the engine polling (and whoever submitted that request woke it).
         parkedWaiters.incrementAndGet();
         try {
-            wakeUp();
+            if (!doorbells.coversAll()) {
+                wakeUp();
+            }
             while (!done.getAsBoolean()) {
                 long left = timeoutNanos - (System.nanoTime() - start);
                 if (left <= 0) {
@@ -411,8 +409,9 @@ public final class ProgressEngine implements AutoCloseable {
      * posted before the mark was visible is found now), then sleep until a sender or a local submitter rings,
      * or the time is up. Before sleeping, ring again the peers we sent to (see {@link RecentPeers}). When every
      * rank can ring us and no request of ours is outstanding, nothing should arrive unannounced, so once
-     * settled the sleep may be as long as {@link EngineOptions#doorbellParkNanos()} (at most {@link
-     * #ACTIVE_DOORBELL_PARK_NANOS} while the engine worked recently, in case a ring still goes astray).
+     * settled ({@link EngineOptions#settleNanos()}) the sleep lasts {@link EngineOptions#doorbellParkNanos()}:
+     * a ring that still went astray costs at most that (the {@code doorbell_unannounced_total} gauge counts it).
+     * A shorter cap (10 ms) was tried: its timed wake-ups were most of an engine's CPU on a busy small node.
      * Returns true if the last poll found work or a ring ended the sleep (the backoff then starts over).
      */
     private boolean sleep(Object blocker, long nanos) {
@@ -435,8 +434,10 @@ public final class ProgressEngine implements AutoCloseable {
             doorbells.cancelSleep();
             return work > 0;
         }
-        long quietFor = System.nanoTime() - lastActiveNanos;
-        boolean settled = quietFor > DOORBELL_SETTLE_NANOS;
+        // Settled: no work, send or ring for options.settleNanos(). Until then MPI may need a few more progress
+        // calls on either side to show what was just sent or rung for (MPICH queues an eager message
+        // internally when the peer's shared-memory cells are full), so the engine keeps to short parks.
+        boolean settled = System.nanoTime() - lastActiveNanos >= options.settleNanos();
         // Ring again whoever we sent to: a message rung for while the peer was awake, which the peer's last poll
         // did not report (see RecentPeers), would otherwise wait for the peer's timeout.
         // Once right after sending (a short delay), once more when this engine settles (a longer one).
@@ -444,12 +445,7 @@ public final class ProgressEngine implements AutoCloseable {
         if (settled) {
             sentSinceSettled.drain(doorbells::ring);
         }
-        long sleepNanos = nanos;
-        if (quiet && settled && doorbells.coversAll()) {
-            long cap = quietFor < options.deepIdleNanos()
-                    ? Math.min(ACTIVE_DOORBELL_PARK_NANOS, options.doorbellParkNanos()) : options.doorbellParkNanos();
-            sleepNanos = Math.max(nanos, cap);
-        }
+        long sleepNanos = quiet && settled && doorbells.coversAll() ? Math.max(nanos, options.doorbellParkNanos()) : nanos;
         boolean rung = doorbells.sleep(sleepNanos);
         longSleepTimedOut = !rung && sleepNanos > options.maxParkNanos();
         stats.sleptOnDoorbell(rung);

@@ -38,6 +38,7 @@ class EngineOptionsTest {
         assertThat(crowded.spins()).isZero();
         assertThat(crowded.yieldNanos()).isZero();
         assertThat(crowded.callerSpinNanos()).isZero();
+        assertThat(crowded.settleNanos()).isZero();
         assertThat(EngineOptions.defaults(Map.of("MPI_LOCALNRANKS", "5"), 2).callerSpinNanos()).isZero();
     }
 
@@ -46,6 +47,7 @@ class EngineOptionsTest {
         EngineOptions roomy = EngineOptions.defaults(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "2"), 2);
         assertThat(roomy.spins()).isPositive();
         assertThat(roomy.callerSpinNanos()).isPositive();
+        assertThat(roomy.settleNanos()).isEqualTo(5_000_000L);
         assertThat(EngineOptions.localRanks(Map.of())).isEqualTo(1);
         assertThat(EngineOptions.localRanks(Map.of("MPI_LOCALNRANKS", "x"))).isEqualTo(1);
     }

@@ -69,7 +69,8 @@ public final class DoorbellMain {
             double wakeUps = gauges.get("doorbell_wakeups_total");
             double unannounced = gauges.get("doorbell_unannounced_total");
             // Unannounced (found only when a sleep ran out) is reported, not checked: an MPI may still deliver a
-            // message after its ring (the engine then finds it at its 10 ms cap); MPICH did once in CI rehearsals.
+            // message after its ring (the engine then finds it when its doorbell sleep runs out); MPICH did once
+            // in CI rehearsals.
             System.out.println(String.format(Locale.ROOT, "RANK %d DOORBELLS ranks=%d sleeps=%.0f wakeups=%.0f unannounced=%.0f", rank,
                     ranks, sleeps, wakeUps, unannounced));
             System.out.flush();

@@ -42,6 +42,8 @@ public final class SingletonMain {
         listener.stop();
         System.out.println("SINGLETON " + mpi.rank() + "/" + mpi.size() + " " + op + " OK "
                 + mpi.mpi().library().name());
+        // Open MPI's idle-yield switch is found (libopen-pal exports it); other MPIs have none.
+        System.out.println("IDLE-YIELD-SWITCH " + mpi.mpi().disableOpenMpiIdleYield());
         mpi.close();
     }
 }

@@ -108,11 +108,6 @@ public final class MpiRuntime implements AutoCloseable {
             throw new MpiException(mpi.library().name() + " provides only MPI_THREAD_" + level
                     + "; dask4j needs MPI_THREAD_SERIALIZED or better");
         }
-        if (!Boolean.getBoolean("dask4j.mpi.openMpiIdleYield")) {
-            // The engine idles its own way (EngineOptions, Doorbells); -Ddask4j.mpi.openMpiIdleYield=true keeps
-            // Open MPI's yield, for comparison.
-            mpi.disableOpenMpiIdleYield();
-        }
         long world = mpi.abi().commWorld();
         mpi.setErrorsReturn(world);
         int worldSize = mpi.commSize(world);
@@ -124,6 +119,17 @@ public final class MpiRuntime implements AutoCloseable {
         MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options, doorbells);
         if (DIRECT_SENDS && level == ThreadLevel.MULTIPLE) {
             runtime.engine.enableDirectSends();
+        }
+        // Open MPI yields in idle progress calls only on an oversubscribed node; there the engine switches it by the
+        // message rate (ProgressEngine.adaptOpenMpiIdleYield), unless -Ddask4j.mpi.openMpiIdleYield=true|false.
+        switch (System.getProperty("dask4j.mpi.openMpiIdleYield", "adaptive")) {
+            case "true" -> { }
+            case "false" -> mpi.openMpiIdleYield(false);
+            default -> {
+                if (EngineOptions.nodeOversubscribed()) {
+                    runtime.engine.adaptOpenMpiIdleYield();
+                }
+            }
         }
         runtime.engine.start();
         Runtime.getRuntime().addShutdownHook(runtime.shutdownHook);

@@ -51,6 +51,9 @@ public final class Mpi {
         return mpi;
     }
 
+    /** Open MPI's idle-yield switch, looked up on first use (empty on other MPIs). */
+    private volatile java.util.Optional<java.lang.invoke.MethodHandle> idleYieldSwitch;
+
     public MpiLibrary library() {
         return library;
     }
@@ -193,22 +196,28 @@ public final class Mpi {
     }
 
     /**
-     * Open MPI only: stops its progress from calling {@code sched_yield()} after every call that found nothing.
-     * Open MPI does that whenever its launcher reports the node oversubscribed (more ranks than cores), and its
-     * {@code mpi_yield_when_idle} parameter cannot turn it off then; a progress engine with its own idle strategy
-     * loses the core for a scheduler slice (about a millisecond on a busy 2-core machine) on each empty probe.
-     * Calls {@code opal_progress_set_yield_when_idle(false)}, which libopen-pal exports; returns false (and does
-     * nothing) on other MPIs or when the library has no such function. Call after MPI is initialized.
+     * Open MPI only: whether its progress calls {@code sched_yield()} after every call that found nothing.
+     * Open MPI turns that on whenever its launcher reports the node oversubscribed (more ranks than cores), and
+     * its {@code mpi_yield_when_idle} parameter cannot turn it off then. It helps while messages come in quick
+     * succession (the engine's empty probes hand the core to the tasks and come back at once) and costs when
+     * they come rarely (every empty probe loses the core for a time slice), so the progress engine switches it
+     * (see {@code ProgressEngine}). Sets libopen-pal's {@code opal_progress_set_yield_when_idle}; returns false
+     * (and does nothing) on other MPIs or when the library has no such function. Any thread, after MPI_Init.
      */
-    public boolean disableOpenMpiIdleYield() {
-        return library.symbols().find("opal_progress_set_yield_when_idle").map(symbol -> {
-            try {
-                Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_BOOLEAN)).invoke(false);
-                return true;
-            } catch (Throwable t) {
-                throw Posix.rethrow(t);
-            }
-        }).orElse(false);
+    public boolean openMpiIdleYield(boolean on) {
+        if (idleYieldSwitch == null) {
+            idleYieldSwitch = library.symbols().find("opal_progress_set_yield_when_idle")
+                    .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_BOOLEAN)));
+        }
+        if (idleYieldSwitch.isEmpty()) {
+            return false;
+        }
+        try {
+            boolean previous = (boolean) idleYieldSwitch.get().invokeExact(on);
+            return true;
+        } catch (Throwable t) {
+            throw Posix.rethrow(t);
+        }
     }
 
     public boolean initialized() {

@@ -25,6 +25,12 @@ final class BackoffIdler {
     private long idleSinceNanos;
     /** Last real work: after {@code deepIdleNanos} of quiet the park cap rises. */
     private long quietSinceNanos;
+    /**
+     * Smoothed length of the idle spells that ended in work (a running average over about eight spells).
+     * Starts long, so that an engine yields only once it has seen messages come in quick succession.
+     */
+    private long typicalSpellNanos = INITIAL_SPELL_NANOS;
+    private static final long INITIAL_SPELL_NANOS = 1_000_000_000L;
 
     BackoffIdler(EngineOptions options, Sleeper sleeper) {
         this.options = options;
@@ -33,6 +39,10 @@ final class BackoffIdler {
     }
 
     void reset() {
+        if (idlePasses > 0) {
+            long spell = Math.min(System.nanoTime() - idleSinceNanos, INITIAL_SPELL_NANOS);
+            typicalSpellNanos += (spell - typicalSpellNanos) / 8;
+        }
         rearm();
         quietSinceNanos = idleSinceNanos;
     }
@@ -57,6 +67,14 @@ final class BackoffIdler {
     /** A reply to a parked waiter is likely soon: yield 20x longer before parking (bounded, so idle stays idle). */
     private long yieldWindow(boolean waiters) {
         return waiters ? options.yieldNanos() * 20 : options.yieldNanos();
+    }
+
+    /**
+     * Whether messages have lately come in quick succession: the typical idle spell that ended in work is
+     * shorter than {@code adaptiveYieldNanos}.
+     */
+    boolean messagesFrequent() {
+        return typicalSpellNanos < options.adaptiveYieldNanos();
     }
 
     /** Idles once: spins, yields or parks, depending on how long the engine has found no work. */

@@ -28,15 +28,18 @@ import java.util.Map;
  *     its {@link Doorbells} and it has no request outstanding (a message from a neighbour wakes it at once)
  * @param settleNanos how long after its last work, send or ring an engine keeps to short parks before such a
  *     doorbell sleep (in case MPI needs a few more progress calls to show what a ring announced)
+ * @param adaptiveYieldNanos the longest yield window the engine gives itself when its recent idle spells were
+ *     short (messages in quick succession): it then yields for about twice their typical length before it
+ *     parks, and not at all while messages come rarely (see {@link BackoffIdler}); 0 turns this off
  */
 public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long maxParkNanos, long deepIdleNanos,
                             long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes,
-                            long doorbellParkNanos, long settleNanos) {
+                            long doorbellParkNanos, long settleNanos, long adaptiveYieldNanos) {
 
     public EngineOptions {
         if (spins < 0 || yieldNanos < 0 || minParkNanos <= 0 || maxParkNanos < minParkNanos || deepParkNanos < maxParkNanos
                 || deepIdleNanos < 0 || callerSpinNanos < 0 || eagerBytes < 64 || doorbellParkNanos < 0
-                || settleNanos < 0) {
+                || settleNanos < 0 || adaptiveYieldNanos < 0) {
             throw new IllegalArgumentException("bad engine options: " + spinsText(spins, yieldNanos, minParkNanos, maxParkNanos)
                     + " deepParkNanos=" + deepParkNanos);
         }
@@ -47,7 +50,7 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * 200 us, 50 ms sleeps on a doorbell after 5 ms of settling), overridable by system properties {@code
      * dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code
      * .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code .doorbellParkMicros}, {@code
-     * .settleMicros}. When more ranks share this node than it has cores (as under {@code mpirun --oversubscribe}
+     * .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this node than it has cores (as under {@code mpirun --oversubscribe}
      * on a laptop), spinning, yielding, caller-runs and settling default to off: a busy-waiting rank would take
      * the core that another rank's tasks need, and so does each wake-up of a short park (measured: the settling
      * parks of five ranks on two cores cost more CPU than the messages they waited for).
@@ -78,6 +81,11 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
         return count;
     }
 
+    /** Whether the launcher put more ranks on this node than it has cores (as {@link #defaults()} sees it). */
+    public static boolean nodeOversubscribed() {
+        return localRanks(System.getenv()) > nodeCores();
+    }
+
     static EngineOptions defaults(Map<String, String> env, int cores) {
         boolean oversubscribed = localRanks(env) > cores;
         long maxPark = Long.getLong("dask4j.mpi.maxParkMicros", 1_000) * 1_000;
@@ -88,7 +96,8 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
                 Boolean.getBoolean("dask4j.mpi.pureSpin"),
                 Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096,
                 Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000,
-                Long.getLong("dask4j.mpi.settleMicros", oversubscribed ? 0 : 5_000) * 1_000);
+                Long.getLong("dask4j.mpi.settleMicros", oversubscribed ? 0 : 5_000) * 1_000,
+                Long.getLong("dask4j.mpi.adaptiveYieldMicros", 5_000) * 1_000);
     }
 
     /** Ranks of this job on this node, as the launcher tells it (Open MPI, MPICH's Hydra); 1 if unknown. */
@@ -105,22 +114,22 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
     public EngineOptions withMaxPark(Duration cap) {
         long nanos = cap.toNanos();
         return new EngineOptions(spins, yieldNanos, Math.min(minParkNanos, nanos), nanos, deepIdleNanos,
-                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos);
+                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos, adaptiveYieldNanos);
     }
 
     public EngineOptions withDeepIdle(Duration after, Duration cap) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, after.toNanos(), cap.toNanos(), pureSpin,
-                callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos);
+                callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos, adaptiveYieldNanos);
     }
 
     public EngineOptions withPureSpin(boolean spin) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, spin,
-                callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos);
+                callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos, adaptiveYieldNanos);
     }
 
     public EngineOptions withCallerSpin(Duration spin) {
         return new EngineOptions(spins, yieldNanos, minParkNanos, maxParkNanos, deepIdleNanos, deepParkNanos, pureSpin,
-                spin.toNanos(), eagerBytes, doorbellParkNanos, settleNanos);
+                spin.toNanos(), eagerBytes, doorbellParkNanos, settleNanos, adaptiveYieldNanos);
     }
 
     private static String spinsText(int spins, long yieldNanos, long minPark, long maxPark) {

@@ -43,7 +43,7 @@ public final class SingletonMain {
         System.out.println("SINGLETON " + mpi.rank() + "/" + mpi.size() + " " + op + " OK "
                 + mpi.mpi().library().name());
         // Open MPI's idle-yield switch is found (libopen-pal exports it); other MPIs have none.
-        System.out.println("IDLE-YIELD-SWITCH " + mpi.mpi().disableOpenMpiIdleYield());
+        System.out.println("IDLE-YIELD-SWITCH " + mpi.mpi().openMpiIdleYield(false));
         mpi.close();
     }
 }

@@ -4,7 +4,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -52,7 +54,7 @@ public final class Mpi {
     }
 
     /** Open MPI's idle-yield switch, looked up on first use (empty on other MPIs). */
-    private volatile java.util.Optional<java.lang.invoke.MethodHandle> idleYieldSwitch;
+    private volatile Optional<MethodHandle> idleYieldSwitch;
 
     public MpiLibrary library() {
         return library;
@@ -206,14 +208,14 @@ public final class Mpi {
      */
     public boolean openMpiIdleYield(boolean on) {
         if (idleYieldSwitch == null) {
-            idleYieldSwitch = library.symbols().find("opal_progress_set_yield_when_idle")
-                    .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_BOOLEAN)));
+            idleYieldSwitch = library.symbols().find("opal_progress_set_yield_when_idle").map(symbol ->
+                    Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_BOOLEAN)));
         }
         if (idleYieldSwitch.isEmpty()) {
             return false;
         }
         try {
-            boolean previous = (boolean) idleYieldSwitch.get().invokeExact(on);
+            boolean previous = (boolean) idleYieldSwitch.get().invokeExact(on); // invokeExact needs the return type
             return true;
         } catch (Throwable t) {
             throw Posix.rethrow(t);

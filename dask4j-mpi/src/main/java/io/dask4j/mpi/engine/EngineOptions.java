@@ -50,8 +50,8 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * 200 us, 50 ms sleeps on a doorbell after 5 ms of settling), overridable by system properties {@code
      * dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code
      * .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code .doorbellParkMicros}, {@code
-     * .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this node than it has cores (as under {@code mpirun --oversubscribe}
-     * on a laptop), spinning, yielding, caller-runs and settling default to off: a busy-waiting rank would take
+     * .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this node than it has cores (as
+     * under {@code mpirun --oversubscribe} on a laptop), spinning, yielding, caller-runs and settling default to off: a busy-waiting rank would take
      * the core that another rank's tasks need, and so does each wake-up of a short park (measured: the settling
      * parks of five ranks on two cores cost more CPU than the messages they waited for).
      */
@@ -114,7 +114,8 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
     public EngineOptions withMaxPark(Duration cap) {
         long nanos = cap.toNanos();
         return new EngineOptions(spins, yieldNanos, Math.min(minParkNanos, nanos), nanos, deepIdleNanos,
-                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos, adaptiveYieldNanos);
+                Math.max(deepParkNanos, nanos), pureSpin, callerSpinNanos, eagerBytes, doorbellParkNanos, settleNanos,
+                adaptiveYieldNanos);
     }
 
     public EngineOptions withDeepIdle(Duration after, Duration cap) {

@@ -72,6 +72,9 @@ public final class Worker implements AutoCloseable {
         Path base = config.localDirectory() != null ? config.localDirectory() : Path.of(System.getProperty("java.io.tmpdir"));
         Files.createDirectories(base);
         this.directory = Files.createTempDirectory(base, "dask4j-worker-");
+        // stop() deletes it; a worker process that ends without stop() (its cluster terminated it) would
+        // otherwise leave one empty directory per run in /tmp.
+        directory.toFile().deleteOnExit();
         this.store = new DataStore(config.memoryLimit(), config.spillFraction(), directory);
         this.pool = new ConnectionPool(config.options(), config.transfersPerPeer());
     }

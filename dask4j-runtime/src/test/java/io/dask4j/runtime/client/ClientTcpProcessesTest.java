@@ -10,10 +10,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,15 +33,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ClientTcpProcessesTest {
     private LocalCluster cluster;
     private Client client;
+    /** The worker JVMs' java.io.tmpdir, where each worker makes its local directory. */
+    private Path workerTmp;
 
     @BeforeAll
-    void start() {
-        cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).processes(true).start();
+    void start() throws IOException {
+        workerTmp = Files.createTempDirectory("dask4j-processes-test-");
+        cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).processes(true)
+                .jvmArgs(List.of("-Djava.io.tmpdir=" + workerTmp)).start();
         client = cluster.client();
     }
 
     @AfterAll
-    void stop() {
+    void stop() throws IOException {
         if (client != null) {
             client.close();
         }
@@ -44,6 +53,15 @@ class ClientTcpProcessesTest {
             cluster.close();
             for (Process p : cluster.workerProcesses()) {
                 assertThat(p.isAlive()).as("worker process " + p.pid() + " exited").isFalse();
+            }
+            // The worker that ended normally removed its local directory; only the one killed by the last
+            // test may have left its own.
+            try (Stream<Path> left = Files.list(workerTmp)) {
+                assertThat(left.filter(d -> d.getFileName().toString().startsWith("dask4j-worker-")).toList())
+                        .as("worker directories left in " + workerTmp).hasSizeLessThanOrEqualTo(1);
+            }
+            try (Stream<Path> all = Files.walk(workerTmp)) {
+                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

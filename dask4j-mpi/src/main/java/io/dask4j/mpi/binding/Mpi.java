@@ -215,7 +215,7 @@ public final class Mpi {
             return false;
         }
         try {
-            boolean previous = (boolean) idleYieldSwitch.get().invokeExact(on); // invokeExact needs the return type
+            boolean ignoredPrevious = (boolean) idleYieldSwitch.get().invokeExact(on); // invokeExact wants the type
             return true;
         } catch (Throwable t) {
             throw Posix.rethrow(t);

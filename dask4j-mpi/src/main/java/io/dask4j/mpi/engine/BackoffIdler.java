@@ -39,12 +39,13 @@ final class BackoffIdler {
     }
 
     void reset() {
+        long now = System.nanoTime();
         if (idlePasses > 0) {
-            long spell = Math.min(System.nanoTime() - idleSinceNanos, INITIAL_SPELL_NANOS);
+            long spell = Math.min(now - idleSinceNanos, INITIAL_SPELL_NANOS);
             typicalSpellNanos += (spell - typicalSpellNanos) / 8;
         }
-        rearm();
-        quietSinceNanos = idleSinceNanos;
+        rearm(now);
+        quietSinceNanos = now;
     }
 
     /**
@@ -53,9 +54,13 @@ final class BackoffIdler {
      * restarting the clock each time kept the rank out of its deep idle: ~1,000 wake-ups a second.)
      */
     void rearm() {
+        rearm(System.nanoTime());
+    }
+
+    private void rearm(long now) {
         idlePasses = 0;
         parkNanos = options.minParkNanos();
-        idleSinceNanos = System.nanoTime();
+        idleSinceNanos = now;
     }
 
     /** Whether the next {@link #idle} parks; {@code waiters}: threads are parked waiting for messages. */

@@ -28,9 +28,9 @@ import java.util.Map;
  *     its {@link Doorbells} and it has no request outstanding (a message from a neighbour wakes it at once)
  * @param settleNanos how long after its last work, send or ring an engine keeps to short parks before such a
  *     doorbell sleep (in case MPI needs a few more progress calls to show what a ring announced)
- * @param adaptiveYieldNanos the longest yield window the engine gives itself when its recent idle spells were
- *     short (messages in quick succession): it then yields for about twice their typical length before it
- *     parks, and not at all while messages come rarely (see {@link BackoffIdler}); 0 turns this off
+ * @param adaptiveYieldNanos on an oversubscribed node running Open MPI, the engine turns Open MPI's idle
+ *     {@code sched_yield()} on while its typical idle spell is shorter than this (messages in quick
+ *     succession) and off otherwise ({@link ProgressEngine#adaptOpenMpiIdleYield}); 0 keeps it off
  */
 public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long maxParkNanos, long deepIdleNanos,
                             long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes,
@@ -51,9 +51,10 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code
      * .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code .doorbellParkMicros}, {@code
      * .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this node than it has cores (as
-     * under {@code mpirun --oversubscribe} on a laptop), spinning, yielding, caller-runs and settling default to off: a busy-waiting rank would take
-     * the core that another rank's tasks need, and so does each wake-up of a short park (measured: the settling
-     * parks of five ranks on two cores cost more CPU than the messages they waited for).
+     * under {@code mpirun --oversubscribe} on a laptop), spinning, yielding, caller-runs and settling default to
+     * off: a busy-waiting rank would take the core that another rank's tasks need, and so does each wake-up of a
+     * short park (measured: the settling parks of five ranks on two cores cost more CPU than the messages they
+     * waited for).
      */
     public static EngineOptions defaults() {
         return defaults(System.getenv(), nodeCores());

@@ -83,8 +83,9 @@ public final class ProgressEngine implements AutoCloseable {
     private volatile boolean directSends;
     private volatile boolean running = true;
     private volatile boolean sleeping;
-    /** Whether this engine switches Open MPI's idle yield (see {@link #adaptOpenMpiIdleYield}); engine thread. */
-    private volatile boolean adaptiveIdleYield;
+    /** Whether this engine switches Open MPI's idle yield (see {@link #adaptOpenMpiIdleYield}); set before start. */
+    private boolean adaptiveIdleYield;
+    /** Whether Open MPI's idle yield is on now; engine thread only once started. */
     private boolean idleYieldOn;
     /** The last long doorbell sleep ran out without a ring: a message the next pass finds came unannounced. */
     private volatile boolean longSleepTimedOut;
@@ -463,7 +464,7 @@ public final class ProgressEngine implements AutoCloseable {
      * From now on the engine turns Open MPI's idle yield ({@link Mpi#openMpiIdleYield}) on while messages come
      * in quick succession and off while they come rarely. Measured on 5 ranks / 2 cores: on, the 10000² seed
      * workload with 500² chunks (about 1,000 tasks a run) took 0.27-0.28 s against 0.34-0.43 s off; off, the
-     * 20000² one (25 blocks) took 0.61-0.65 s against 0.66 s on. Any thread.
+     * 20000² one (25 blocks) took 0.61-0.65 s against 0.66 s on. Call before {@link #start()}.
      */
     public void adaptOpenMpiIdleYield() {
         adaptiveIdleYield = mpi.openMpiIdleYield(false);

@@ -24,6 +24,14 @@ class MpiJobsTest {
     }
 
     @Test
+    void openMpiKeepsSingleCopyOnlyWhenRanksOutnumberCores() {
+        assertThat(MpiJobs.mpirun("openmpi", 2, 2)).containsSequence("--mca", "btl_vader_single_copy_mechanism", "none");
+        assertThat(MpiJobs.mpirun("openmpi", 5, 2)).doesNotContain("btl_vader_single_copy_mechanism")
+                .contains("DASK4J_MPI_LIB=libmpi.so.40");
+        assertThat(MpiJobs.mpirun("mpich", 5, 2)).doesNotContain("btl_vader_single_copy_mechanism");
+    }
+
+    @Test
     void aJvmOptionContainingCpIsRefusedWithTheReason() {
         MpiJobs.rejectOpenMpiRewrites(List.of("-Xmx1g", "-XX:+UseSerialGC"));
         assertThatThrownBy(() -> MpiJobs.rejectOpenMpiRewrites(List.of("-Xmx1g", "-Dlogs=/tmp/tcp")))

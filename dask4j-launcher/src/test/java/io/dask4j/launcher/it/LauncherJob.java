@@ -68,12 +68,15 @@ final class LauncherJob {
 
     /** Starts {@code ranks} JVMs running {@code main args} in {@code dir}. */
     static LauncherJob start(Impl impl, int ranks, Path dir, Class<?> main, String... args) throws IOException {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
         List<String> line = new ArrayList<>(List.of(impl.launcher));
         if (impl == Impl.OPENMPI) {
             line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
         }
         line.addAll(List.of("-np", Integer.toString(ranks), Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
+                // Worker directories go under the test's directory: ranks that a test kills cannot remove theirs.
+                "-Djava.io.tmpdir=" + tmp,
                 "--class-path", System.getProperty("java.class.path"), main.getName()));
         line.addAll(List.of(args));
         Path out = dir.resolve("job-output.txt");

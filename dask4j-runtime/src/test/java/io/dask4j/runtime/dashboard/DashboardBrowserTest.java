@@ -7,6 +7,7 @@ import io.dask4j.runtime.cluster.LocalCluster;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -18,7 +19,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -53,7 +53,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    void everyViewRendersAndUpdatesWhileAComputationRuns() throws Exception {
+    void everyViewRendersAndUpdatesWhileAComputationRuns(@TempDir Path profile) throws Exception {
         boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         if (!present && "1".equals(System.getenv("DASK4J_REQUIRE_BROWSER"))) {
             throw new AssertionError("DASK4J_REQUIRE_BROWSER=1 but " + CHROMIUM + " or " + CHROMEDRIVER
@@ -66,7 +66,7 @@ class DashboardBrowserTest {
              Client client = cluster.client()) {
             URI base = cluster.dashboardUrl().orElseThrow();
             Thread load = Thread.ofPlatform().daemon().name("browser-test-load").start(() -> keepBusy(client, running));
-            WebDriver driver = startBrowser();
+            WebDriver driver = startBrowser(profile);
             try {
                 driver.get(base.toString());
                 // The page re-renders its views every second, so an element found a moment ago may be gone:
@@ -135,8 +135,8 @@ class DashboardBrowserTest {
         }
     }
 
-    private static WebDriver startBrowser() throws IOException {
-        Path profile = Files.createTempDirectory("dask4j-chromium-");
+    /** A headless Chromium whose profile lives in {@code profile} (a JUnit temporary directory, removed afterwards). */
+    private static WebDriver startBrowser(Path profile) {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
         ChromeOptions options = new ChromeOptions();

@@ -39,7 +39,7 @@ public final class MpiJobs {
      * messages faster on small VMs (DESIGN.md §8: 12.1 against 4.6 GB/s at 64 MiB). With more ranks than
      * cores it keeps CMA: the pipeline needs sender and receiver on a core at the same time, and a rank that
      * waits for a descheduled peer spins in MPI; with CMA the receiver copies alone. Measured on 5 ranks / 2
-     * cores, {@code bench seed --layout row-major} (most blocks cross between workers): 0.96 s a run with
+     * cores, {@code bench seed --layout row-major} (most blocks cross between workers): 0.96-1.09 s a run with
      * CMA, 1.66 s without.
      */
     static List<String> mpirun(String mpi, int ranks, int cores) {

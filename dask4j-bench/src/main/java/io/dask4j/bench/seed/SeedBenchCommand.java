@@ -144,7 +144,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
         };
     }
 
-    /** JVM options of worker JVMs or ranks: full JIT, a heap sized for their share of x, then the user's. */
+    /** JVM options of worker JVMs or ranks: full JIT, a heap sized for their share of x in huge pages, then the user's. */
     List<String> workerJvmArgs() {
         List<String> args = new ArrayList<>();
         args.add("-Xmx" + heap());
@@ -152,6 +152,10 @@ public final class SeedBenchCommand implements Callable<Integer> {
         // region it grows into is fresh memory, which this VM fills at only ~0.3 GB/s; received blocks then
         // cost more than their transfer. The pages are committed, not touched, so start-up stays fast.
         args.add("-Xms" + heap());
+        // Heap in 2 MiB pages where the kernel offers them (madvise): far fewer page faults on fresh memory and
+        // TLB misses in the transposed reads. Measured on 5 ranks / 2 cores: the first row-major runs of a job
+        // take about 2 s instead of 4-7 s, and the 20000² runs about 5% less on both transports.
+        args.add("-XX:+UseTransparentHugePages");
         args.add("-Xss1m");
         args.add("--enable-native-access=ALL-UNNAMED");
         args.addAll(jvmArgs);

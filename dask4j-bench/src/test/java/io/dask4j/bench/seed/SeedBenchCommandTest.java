@@ -53,7 +53,7 @@ class SeedBenchCommandTest {
         List<String> line = MpiSeedJob.command(cmd);
         assertThat(line.get(line.indexOf("--layout") + 1)).isEqualTo("row-major");
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("5");
-        assertThat(line).contains("--in-mpi-job", "-Xmx517m", "-Xms517m");
+        assertThat(line).contains("--in-mpi-job", "-Xmx517m", "-Xms517m", "-XX:+UseTransparentHugePages");
         assertThat(line.subList(line.indexOf("--class-path") + 2, line.size())).noneMatch(a -> a.endsWith("cp"));
     }
 

@@ -123,7 +123,7 @@ public final class MpiRuntime implements AutoCloseable {
         // Open MPI yields in idle progress calls only on an oversubscribed node; there the engine switches it by the
         // message rate (ProgressEngine.adaptOpenMpiIdleYield), unless -Ddask4j.mpi.openMpiIdleYield=true|false.
         switch (System.getProperty("dask4j.mpi.openMpiIdleYield", "adaptive")) {
-            case "true" -> { }
+            case "true" -> mpi.openMpiIdleYield(true);
             case "false" -> mpi.openMpiIdleYield(false);
             default -> {
                 if (EngineOptions.nodeOversubscribed()) {

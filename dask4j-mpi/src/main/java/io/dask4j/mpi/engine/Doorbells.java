@@ -28,15 +28,22 @@ import java.util.HexFormat;
  * with a futex on the shared cell, the way a socket wakes an epoll loop.
  *
  * <p><b>Protocol.</b> One 64-byte cell per rank in a file under {@code /dev/shm} that every rank of the node
- * maps. Sleeper: set SLEEPING, poll MPI and the submit queue once more, then futex-wait while the cell is
- * SLEEPING. Sender: post the message (MPI_Isend puts it in the peer's shared-memory queue), full fence, and
- * if the peer's cell is SLEEPING, swing it to AWAKE and futex-wake. The fences make it a Dekker pair: either
- * the sleeper's last poll sees the message or the sender sees the mark. A message MPI delivers later (a full
- * queue, a rank on another node) is still found at the sleeper's next wake-up, at its park cap.
+ * maps; a cell holds its rank's state and a count of the messages announced to it. Sender: post the message
+ * (MPI_Isend puts it in the peer's shared-memory queue), add one to the peer's count (an atomic add, a full
+ * fence), and if the peer's cell is SLEEPING, swing it to AWAKE and futex-wake. Sleeper: set SLEEPING, poll
+ * MPI and the submit queue once more, then futex-wait while the cell is SLEEPING, but only for a short park
+ * while fewer messages have arrived from ringable ranks than were announced ({@link #allAnnouncedArrived}).
+ * The fences make it a Dekker pair: either the sleeper's last look sees the message (received, or announced
+ * and not yet received, so it keeps polling) or the sender sees the mark and wakes it. So a message that MPI
+ * shows later than its {@code MPI_Isend} returned (a full queue; Open MPI's {@code MPI_Improbe} may queue a
+ * message and still answer "nothing") is found by the next short poll, not at the end of a long sleep, and a
+ * sender need not ring again after its send completes or before it sleeps (it used to, which woke a receiver
+ * that had already gone back to sleep about once a message: half of an engine's wake-ups in the seed workload).
  *
  * <p><b>Threads.</b> {@link #setUp} is collective over the job communicator and runs before the engine
- * starts. {@link #ring} may be called from any thread; {@link #prepareSleep}, {@link #sleep} and {@link
- * #cancelSleep} only from the engine thread.
+ * starts. {@link #announce} and {@link #ringSelf} may be called from any thread; {@link #arrived}, {@link
+ * #allAnnouncedArrived}, {@link #prepareSleep}, {@link #sleep} and {@link #cancelSleep} only from the thread
+ * driving the engine.
  */
 public final class Doorbells {
 
@@ -48,7 +55,10 @@ public final class Doorbells {
     private static final long CELL_BYTES = 64;
     /** Where in a cell its rank writes {@code rank + 1} at set-up: a peer that reads it shares the mapping. */
     private static final long MARK_OFFSET = 4;
+    /** Where in a cell senders count the messages they posted to its rank. */
+    private static final long ANNOUNCED_OFFSET = 8;
     private static final VarHandle STATE = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle COUNT = ValueLayout.JAVA_LONG.varHandle();
     private static final Path SHM = Path.of("/dev/shm");
 
     private final MemorySegment table;
@@ -56,8 +66,11 @@ public final class Doorbells {
     private final boolean[] ringable;
     private final boolean coversAll;
     private final MemorySegment timespec;
+    /** Messages received from ringable ranks, to compare with the announced count; driving thread only. */
+    private long arrived;
 
-    private Doorbells(MemorySegment table, int self, boolean[] ringable, boolean coversAll) {
+    /** Cells in {@code table} (64 bytes a rank); {@link #setUp} maps them, tests may use plain memory. */
+    Doorbells(MemorySegment table, int self, boolean[] ringable, boolean coversAll) {
         this.table = table;
         this.self = self;
         this.ringable = ringable;
@@ -129,23 +142,50 @@ public final class Doorbells {
     }
 
     /**
-     * Wakes {@code rank}'s engine if it sleeps on its doorbell; call after the message to it was posted. Costs
-     * a fence and a load when the engine is awake. Any thread.
+     * Announces a message just posted to {@code rank} and wakes its engine if it sleeps on its doorbell; call
+     * once per MPI message, after {@code MPI_Isend} succeeded. Costs an atomic add and a load when the engine
+     * is awake. Any thread.
      */
-    public void ring(int rank) {
+    public void announce(int rank) {
         if (table == null || !ringable[rank]) {
             return;
         }
-        VarHandle.fullFence(); // the posted message must be visible before we read the mark (Dekker)
         long offset = rank * CELL_BYTES;
+        // The atomic add is a full fence: the count is visible before we read the mark (Dekker).
+        COUNT.getAndAdd(table, offset + ANNOUNCED_OFFSET, 1L);
+        wakeIfSleeping(offset);
+    }
+
+    /** Wakes this process's engine if it sleeps on its doorbell (no message is announced). Any thread. */
+    void ringSelf() {
+        if (table == null) {
+            return;
+        }
+        VarHandle.fullFence(); // what the engine should see (queued work, a stop) before we read the mark
+        wakeIfSleeping(self * CELL_BYTES);
+    }
+
+    private void wakeIfSleeping(long offset) {
         if ((int) STATE.getVolatile(table, offset) == SLEEPING && STATE.compareAndSet(table, offset, SLEEPING, AWAKE)) {
             Futex.wake(table.asSlice(offset, 4), 1);
         }
     }
 
-    /** Wakes this process's engine if it sleeps on its doorbell. Any thread. */
-    void ringSelf() {
-        ring(self);
+    /** Counts a message received from {@code source}; driving thread only. */
+    void arrived(int source) {
+        if (table != null && ringable[source]) {
+            arrived++;
+        }
+    }
+
+    /**
+     * Whether every message announced to this rank has been received; if not, one is on its way and not yet
+     * visible to MPI, so the engine must keep polling instead of sleeping long. Read after {@link #prepareSleep}.
+     */
+    boolean allAnnouncedArrived() {
+        // <=, not ==: a message sent on the engine's communicator without an announcement would otherwise keep
+        // the engine from ever sleeping long (none is; the long sleep's timeout is the safety net either way).
+        return table == null || (long) COUNT.getVolatile(table, self * CELL_BYTES + ANNOUNCED_OFFSET) <= arrived;
     }
 
     /** Marks this engine asleep: from now on senders ring. The caller then polls once more before {@link #sleep}. */

@@ -28,6 +28,7 @@ final class IncomingMatcher {
     private final InboundRouter router;
     private final RequestTable requests;
     private final EngineStats stats;
+    private final Doorbells doorbells;
     private final MemorySegment flag;
     private final MemorySegment count;
     private final MemorySegment message;
@@ -35,7 +36,7 @@ final class IncomingMatcher {
     private final MemorySegment scratch;
 
     IncomingMatcher(Mpi mpi, long comm, int eagerBytes, InboundRouter router, RequestTable requests, EngineStats stats,
-                    Arena arena) {
+                    Doorbells doorbells, Arena arena) {
         this.mpi = mpi;
         this.abi = mpi.abi();
         this.comm = comm;
@@ -45,6 +46,7 @@ final class IncomingMatcher {
         this.router = router;
         this.requests = requests;
         this.stats = stats;
+        this.doorbells = doorbells;
         this.flag = arena.allocate(JAVA_INT);
         this.count = arena.allocate(JAVA_INT);
         this.message = arena.allocate(8, 8);
@@ -88,6 +90,7 @@ final class IncomingMatcher {
             work++;
             int source = abi.statusSource(status);
             int tag = abi.statusTag(status);
+            doorbells.arrived(source);
             mpi.check(mpi.getCount(status, byteType, count), "MPI_Get_count");
             int bytes = count.get(JAVA_INT, 0);
             stats.received(bytes);

@@ -36,11 +36,11 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  *
  * <p><b>Idle.</b> The engine thread backs off ({@link BackoffIdler}); with {@link Doorbells} it sleeps on a
  * futex that ranks of the same node ring when they send to it, so a neighbour's message wakes it at once
- * and a quiet engine need not poll every millisecond. A sender rings each peer again before it next sleeps
- * and once more when it settles ({@link RecentPeers}), in case the peer's last poll did not report a
- * message rung for while it was awake (Open MPI's {@code MPI_Improbe} could answer "nothing" while queuing
- * one; {@link IncomingMatcher} probes twice for that); such a message used to wait out the peer's 50 ms
- * sleep (a {@code doorbell_unannounced_total} gauge counts such finds). Open MPI's own idle yield (a
+ * and a quiet engine need not poll every millisecond. Senders also count the messages they announce: an engine
+ * that has received fewer than were announced to it keeps to short parks, so a message MPI shows only after
+ * a ring (Open MPI's {@code MPI_Improbe} can answer "nothing" while queuing one) is found at once rather
+ * than after a long sleep (the {@code doorbell_unannounced_total} gauge counts such late finds; it should
+ * stay 0). Open MPI's own idle yield (a
  * {@code sched_yield()} in every empty progress call on an oversubscribed node) is switched on only while
  * messages come in quick succession ({@link #adaptOpenMpiIdleYield}).
  *
@@ -75,9 +75,6 @@ public final class ProgressEngine implements AutoCloseable {
     private final EngineStats stats;
     private final IncomingMatcher matcher;
     private final Doorbells doorbells;
-    /** Ranks sent to since this engine last slept, and since it last settled: rung again (see RecentPeers). */
-    private final RecentPeers sentSinceSleep;
-    private final RecentPeers sentSinceSettled;
     private final Thread thread;
     private volatile long lastActiveNanos;
     private volatile boolean directSends;
@@ -87,6 +84,7 @@ public final class ProgressEngine implements AutoCloseable {
     private boolean adaptiveIdleYield;
     /** Whether Open MPI's idle yield is on now; engine thread only once started. */
     private boolean idleYieldOn;
+
     /** The last long doorbell sleep ran out without a ring: a message the next pass finds came unannounced. */
     private volatile boolean longSleepTimedOut;
     private volatile RuntimeException failure;
@@ -109,10 +107,7 @@ public final class ProgressEngine implements AutoCloseable {
         this.requests = new RequestTable(mpi, arena);
         this.stats = new EngineStats(() -> requests.sends() + queue.size(), requests::receives, System::nanoTime);
         this.stats.doorbellRanks(doorbells.ringableRanks());
-        this.matcher = new IncomingMatcher(mpi, comm, options.eagerBytes(), router, requests, stats, arena);
-        int ranks = mpi.commSize(comm);
-        this.sentSinceSleep = new RecentPeers(ranks);
-        this.sentSinceSettled = new RecentPeers(ranks);
+        this.matcher = new IncomingMatcher(mpi, comm, options.eagerBytes(), router, requests, stats, doorbells, arena);
         this.thread = Thread.ofPlatform().name("dask4j-mpi-progress").daemon(true).unstarted(this::run);
     }
 
@@ -281,7 +276,7 @@ public final class ProgressEngine implements AutoCloseable {
         }
         stats.sentDirect(bytes);
         lastActiveNanos = System.nanoTime();
-        ringAndRemember(dest);
+        doorbells.announce(dest);
         if (mpi.test(slot, flag, abi.statusIgnore()) == Mpi.SUCCESS && flag.get(JAVA_INT, 0) != 0) {
             completion.onComplete(Mpi.SUCCESS);
             return rc;
@@ -299,23 +294,11 @@ public final class ProgressEngine implements AutoCloseable {
         long bytes = buf.byteSize();
         int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, requests.nextSlot());
         if (rc == Mpi.SUCCESS) {
-            // Ring again when the send completes: MPI may deliver a message later than Isend (a full queue).
-            requests.add(doorbells.enabled() ? code -> {
-                completion.onComplete(code);
-                doorbells.ring(dest);
-            } : completion, bytes > options.eagerBytes(), false);
+            requests.add(completion, bytes > options.eagerBytes(), false);
             stats.sent(bytes);
-            ringAndRemember(dest);
+            doorbells.announce(dest);
         }
         return rc;
-    }
-
-    private void ringAndRemember(int dest) {
-        doorbells.ring(dest);
-        if (doorbells.enabled()) {
-            sentSinceSleep.mark(dest);
-            sentSinceSettled.mark(dest);
-        }
     }
 
     /**
@@ -412,10 +395,10 @@ public final class ProgressEngine implements AutoCloseable {
     /**
      * The engine thread's park when idle. With doorbells: mark this rank asleep, poll once more (a message
      * posted before the mark was visible is found now), then sleep until a sender or a local submitter rings,
-     * or the time is up. Before sleeping, ring again the peers we sent to (see {@link RecentPeers}). When every
-     * rank can ring us and no request of ours is outstanding, nothing should arrive unannounced, so once
-     * settled ({@link EngineOptions#settleNanos()}) the sleep lasts {@link EngineOptions#doorbellParkNanos()}:
-     * a ring that still went astray costs at most that (the {@code doorbell_unannounced_total} gauge counts it).
+     * or the time is up. When every rank can ring us, no request of ours is outstanding and every message
+     * announced to us has arrived ({@link Doorbells#allAnnouncedArrived}), nothing can arrive unannounced, so
+     * once settled ({@link EngineOptions#settleNanos()}) the sleep lasts {@link EngineOptions#doorbellParkNanos()};
+     * otherwise it is the backoff's short park.
      * A shorter cap (10 ms) was tried: its timed wake-ups were most of an engine's CPU on a busy small node.
      * Returns true if the last poll found work or a ring ended the sleep (the backoff then starts over).
      */
@@ -430,7 +413,9 @@ public final class ProgressEngine implements AutoCloseable {
         if (lock.tryLock()) {
             try {
                 work = doWork();
-                quiet = requests.isEmpty() && !router.anyPaused();
+                // Nothing outstanding, and every message announced to us has arrived: one announced and not yet
+                // received is on its way (MPI has not shown it yet), so the engine keeps to short parks.
+                quiet = requests.isEmpty() && !router.anyPaused() && doorbells.allAnnouncedArrived();
             } finally {
                 lock.unlock();
             }
@@ -443,13 +428,6 @@ public final class ProgressEngine implements AutoCloseable {
         // calls on either side to show what was just sent or rung for (MPICH queues an eager message
         // internally when the peer's shared-memory cells are full), so the engine keeps to short parks.
         boolean settled = System.nanoTime() - lastActiveNanos >= options.settleNanos();
-        // Ring again whoever we sent to: a message rung for while the peer was awake, which the peer's last poll
-        // did not report (see RecentPeers), would otherwise wait for the peer's timeout.
-        // Once right after sending (a short delay), once more when this engine settles (a longer one).
-        sentSinceSleep.drain(doorbells::ring);
-        if (settled) {
-            sentSinceSettled.drain(doorbells::ring);
-        }
         long sleepNanos = quiet && settled && doorbells.coversAll() ? Math.max(nanos, options.doorbellParkNanos()) : nanos;
         boolean rung = doorbells.sleep(sleepNanos);
         longSleepTimedOut = !rung && sleepNanos > options.maxParkNanos();

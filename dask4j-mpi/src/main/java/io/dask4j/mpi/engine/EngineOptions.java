@@ -50,7 +50,7 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * 200 us, 50 ms sleeps on a doorbell after 5 ms of settling), overridable by system properties {@code
      * dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code
      * .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code .doorbellParkMicros}, {@code
-     * .settleMicros}, {@code .adaptiveYieldMicros} (20 ms). When more ranks share this node than it has cores (as
+     * .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this node than it has cores (as
      * under {@code mpirun --oversubscribe} on a laptop), spinning, yielding, caller-runs and settling default to
      * off: a busy-waiting rank would take the core that another rank's tasks need, and so does each wake-up of a
      * short park (measured: the settling parks of five ranks on two cores cost more CPU than the messages they
@@ -98,9 +98,9 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
                 Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096,
                 Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000,
                 Long.getLong("dask4j.mpi.settleMicros", oversubscribed ? 0 : 5_000) * 1_000,
-                // 20 ms, not 5: a spell ends only at a real message now that senders ring once (they used to ring
-                // again, which cut spells short), and at 5 ms the 500²-chunk seed workload ran with the yield off.
-                Long.getLong("dask4j.mpi.adaptiveYieldMicros", 20_000) * 1_000);
+                // Not longer: at 20 ms the scheduler rank of the 20000² seed workload ran with the yield on, and its
+                // engine waited ~260 ms a run in the run queue behind the tasks (~40 ms at 5 ms).
+                Long.getLong("dask4j.mpi.adaptiveYieldMicros", 5_000) * 1_000);
     }
 
     /** Ranks of this job on this node, as the launcher tells it (Open MPI, MPICH's Hydra); 1 if unknown. */

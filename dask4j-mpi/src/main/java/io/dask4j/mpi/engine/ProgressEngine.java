@@ -84,7 +84,6 @@ public final class ProgressEngine implements AutoCloseable {
     private boolean adaptiveIdleYield;
     /** Whether Open MPI's idle yield is on now; engine thread only once started. */
     private boolean idleYieldOn;
-
     /** The last long doorbell sleep ran out without a ring: a message the next pass finds came unannounced. */
     private volatile boolean longSleepTimedOut;
     private volatile RuntimeException failure;

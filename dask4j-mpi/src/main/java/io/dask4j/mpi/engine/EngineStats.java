@@ -14,8 +14,11 @@ import java.util.function.Supplier;
  * time) over the interval since the previous snapshot, {@code pending_sends}, {@code pending_receives},
  * {@code bytes_sent_total}, {@code bytes_received_total}, {@code messages_sent_total}, {@code
  * messages_received_total}, {@code doorbell_ranks}, {@code doorbell_sleeps_total}, {@code
- * doorbell_wakeups_total} and {@code doorbell_unannounced_total} (messages found only when a long doorbell
- * sleep ran out: no ring reached this engine; should stay near 0).
+ * doorbell_wakeups_total}, {@code doorbell_unannounced_total} (messages found only when a long doorbell
+ * sleep ran out: no ring reached this engine; should stay near 0), and how long submitted work waited for a
+ * pass to post it: {@code queue_waits_total}, {@code queue_wait_seconds_total} and {@code
+ * queue_wait_max_seconds} (the longest since the previous snapshot). A writer's message waits there while the
+ * engine thread wakes up, or for a core: on an oversubscribed node this is most of a message's latency.
  *
  * <p>Counters are written by whoever drives the engine (one thread at a time, under its lock) with
  * release stores, which cost nothing more than plain stores on x86; {@link #get()} may be called from any
@@ -34,6 +37,10 @@ final class EngineStats implements Supplier<Map<String, Double>> {
     private final AtomicLong doorbellSleeps = new AtomicLong();
     private final AtomicLong doorbellWakeUps = new AtomicLong();
     private final AtomicLong unannounced = new AtomicLong();
+    private final AtomicLong queueWaits = new AtomicLong();
+    private final AtomicLong queueWaitNanos = new AtomicLong();
+    /** Longest queue wait since the previous snapshot; {@link #get()} resets it. */
+    private final AtomicLong queueWaitMaxNanos = new AtomicLong();
     private volatile int doorbellRanks;
     private final IntSupplier pendingSends;
     private final IntSupplier pendingReceives;
@@ -107,6 +114,13 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         }
     }
 
+    /** Whoever drives the engine: a submitted piece of work waited {@code nanos} in the queue before its post. */
+    void waitedInQueue(long nanos) {
+        queueWaits.setRelease(queueWaits.getPlain() + 1);
+        queueWaitNanos.setRelease(queueWaitNanos.getPlain() + nanos);
+        queueWaitMaxNanos.accumulateAndGet(nanos, Math::max);
+    }
+
     /** A long doorbell sleep ran out and the next pass found a message: it came without a ring reaching us. */
     void unannounced() {
         unannounced.incrementAndGet();
@@ -134,6 +148,9 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         gauges.put("doorbell_sleeps_total", (double) doorbellSleeps.get());
         gauges.put("doorbell_wakeups_total", (double) doorbellWakeUps.get());
         gauges.put("doorbell_unannounced_total", (double) unannounced.get());
+        gauges.put("queue_waits_total", (double) queueWaits.get());
+        gauges.put("queue_wait_seconds_total", queueWaitNanos.get() / 1e9);
+        gauges.put("queue_wait_max_seconds", queueWaitMaxNanos.getAndSet(0) / 1e9);
         lastSampleNanos = now;
         lastPasses = totalPasses;
         lastIdleNanos = idle;

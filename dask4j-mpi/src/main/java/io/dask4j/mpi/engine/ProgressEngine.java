@@ -66,7 +66,7 @@ public final class ProgressEngine implements AutoCloseable {
     private final EngineOptions options;
     private final InboundRouter router;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ConcurrentLinkedQueue<Outbound> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Queued> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger drivers = new AtomicInteger();
     /** Threads parked in {@link #await}: while some wait, the engine thread yields longer before parking. */
     private final AtomicInteger parkedWaiters = new AtomicInteger();
@@ -138,7 +138,7 @@ public final class ProgressEngine implements AutoCloseable {
      * drives); otherwise the engine thread is woken. Any thread.
      */
     public void submit(Outbound work) {
-        queue.add(work);
+        queue.add(new Queued(work, System.nanoTime()));
         if (!tryDrive()) {
             wakeUp();
         }
@@ -320,9 +320,14 @@ public final class ProgressEngine implements AutoCloseable {
         try {
             stats.pass();
             int work = 0;
-            Outbound out;
+            Queued out;
+            long postedAt = 0;
             while ((out = queue.poll()) != null) {
-                out.post(this);
+                if (postedAt == 0) {
+                    postedAt = System.nanoTime();
+                }
+                stats.waitedInQueue(postedAt - out.submittedAt());
+                out.work().post(this);
                 work++;
             }
             work += requests.testSome();
@@ -470,5 +475,9 @@ public final class ProgressEngine implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A submitted {@link Outbound} and when it was submitted (the queue-wait gauges measure from then to its post). */
+    private record Queued(Outbound work, long submittedAt) {
     }
 }

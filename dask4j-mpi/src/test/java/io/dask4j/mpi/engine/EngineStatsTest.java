@@ -36,6 +36,23 @@ class EngineStatsTest {
     }
 
     @Test
+    void queueWaitGaugesSumTheWaitsAndKeepTheLongestOfTheIntervalOnly() {
+        assertThat(stats.get()).containsEntry("queue_waits_total", 0.0).containsEntry("queue_wait_max_seconds", 0.0);
+        stats.waitedInQueue(2_000_000L);
+        stats.waitedInQueue(500_000L);
+        Map<String, Double> first = stats.get();
+        assertThat(first).containsEntry("queue_waits_total", 2.0);
+        assertThat(first.get("queue_wait_seconds_total")).isCloseTo(0.0025, within(1e-12));
+        assertThat(first.get("queue_wait_max_seconds")).isCloseTo(0.002, within(1e-12));
+        stats.waitedInQueue(1_000_000L);
+        Map<String, Double> second = stats.get();
+        assertThat(second).containsEntry("queue_waits_total", 3.0);
+        assertThat(second.get("queue_wait_seconds_total")).isCloseTo(0.0035, within(1e-12));
+        assertThat(second.get("queue_wait_max_seconds")).isCloseTo(0.001, within(1e-12));
+        assertThat(stats.get()).containsEntry("queue_wait_max_seconds", 0.0);
+    }
+
+    @Test
     void passesPerSecondCountsOnlyTheIntervalSinceThePreviousSnapshot() {
         passes(500);
         clock.addAndGet(1_000_000_000L);

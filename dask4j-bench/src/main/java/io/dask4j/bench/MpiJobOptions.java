@@ -17,6 +17,6 @@ public final class MpiJobOptions {
     public String protocol;
 
     @Option(names = "--timeout", defaultValue = "1800",
-            description = "mpi backend: seconds before the job is killed (default: ${DEFAULT-VALUE})")
+            description = "seconds before a job that this command runs in other processes is killed (default: ${DEFAULT-VALUE})")
     public long timeoutSeconds;
 }

@@ -43,6 +43,28 @@ public final class MpiJobs {
      * CMA, 1.66 s without.
      */
     static List<String> mpirun(String mpi, int ranks, int cores) {
+        List<String> line = launcherOptions(mpi, ranks, cores);
+        line.addAll(List.of("-np", Integer.toString(ranks), java()));
+        return line;
+    }
+
+    /**
+     * {@code mpirun} and its global options for a job of {@code ranks} ranks, without any program: the caller
+     * appends one or more application contexts ({@code -np N java ...}, separated by {@code ":"}), which both
+     * Open MPI and MPICH's Hydra run as ranks in order. See {@link #mpirun(String, int, int)}.
+     *
+     * @throws IllegalArgumentException for another {@code mpi}
+     */
+    public static List<String> launcherOptions(String mpi, int ranks) {
+        return launcherOptions(mpi, ranks, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** This JVM's java executable, for the ranks of a job. */
+    public static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    private static List<String> launcherOptions(String mpi, int ranks, int cores) {
         List<String> line = new ArrayList<>();
         switch (mpi.toLowerCase(Locale.ROOT)) {
             case "openmpi" -> {
@@ -55,7 +77,6 @@ public final class MpiJobs {
             case "mpich" -> line.addAll(List.of("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
             default -> throw new IllegalArgumentException("unknown --mpi '" + mpi + "': expected openmpi or mpich");
         }
-        line.addAll(List.of("-np", Integer.toString(ranks), ProcessHandle.current().info().command().orElse("java")));
         return line;
     }
 
@@ -74,6 +95,16 @@ public final class MpiJobs {
         }
     }
 
+    /** The first words of {@code command} for a log line, with class paths elided (they run to kilobytes). */
+    static String describe(List<String> command) {
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < command.size() && shown.size() < 12; i++) {
+            String before = i > 0 ? command.get(i - 1) : "";
+            shown.add(before.equals("--class-path") || before.equals("-cp") ? "<class path>" : command.get(i));
+        }
+        return String.join(" ", shown) + (command.size() > shown.size() ? " ..." : "");
+    }
+
     /** Deletes a directory of rank logs and the files in it; a leftover in a temporary directory is harmless. */
     public static void deleteLogs(Path dir) {
         try (var files = Files.list(dir)) {
@@ -87,13 +118,13 @@ public final class MpiJobs {
     }
 
     /**
-     * Runs {@code command} and returns the lines of its standard output that start with {@code prefix}
+     * Runs {@code command} (an mpirun job, or the driver JVM of a tcp job) and returns the lines of its standard output that start with {@code prefix}
      * (without it); every other line goes to this process's standard error. The job is killed after
      * {@code timeoutSeconds} even if it hangs with its output open. Returns null, after saying why on
      * standard error, if the job failed, timed out or printed no result.
      */
     public static List<String> run(List<String> command, String prefix, long timeoutSeconds, String what) throws Exception {
-        System.err.println("starting: " + String.join(" ", command.subList(0, Math.min(command.size(), 12))) + " ...");
+        System.err.println("starting: " + describe(command));
         Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         AtomicBoolean timedOut = new AtomicBoolean();
         Thread watchdog = Thread.ofVirtual().start(() -> {
@@ -121,11 +152,11 @@ public final class MpiJobs {
         job.waitFor();
         watchdog.join();
         if (timedOut.get()) {
-            System.err.println(what + ": the mpi job did not finish within " + timeoutSeconds + " s and was killed");
+            System.err.println(what + ": the job did not finish within " + timeoutSeconds + " s and was killed");
             return null;
         }
         if (job.exitValue() != 0 || results.isEmpty()) {
-            System.err.println(what + ": the mpi job exited with " + job.exitValue() + (results.isEmpty() ? " and no result" : ""));
+            System.err.println(what + ": the job exited with " + job.exitValue() + (results.isEmpty() ? " and no result" : ""));
             return null;
         }
         return results;

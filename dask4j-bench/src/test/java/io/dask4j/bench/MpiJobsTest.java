@@ -32,6 +32,14 @@ class MpiJobsTest {
     }
 
     @Test
+    void theStartingLineShowsTheFirstWordsWithoutClassPaths() {
+        assertThat(MpiJobs.describe(List.of("mpirun", "-np", "2", "java", "--class-path", "/a.jar:/b.jar", "Main")))
+                .isEqualTo("mpirun -np 2 java --class-path <class path> Main");
+        List<String> many = java.util.Collections.nCopies(20, "w");
+        assertThat(MpiJobs.describe(many)).isEqualTo(String.join(" ", many.subList(0, 12)) + " ...");
+    }
+
+    @Test
     void aJvmOptionContainingCpIsRefusedWithTheReason() {
         MpiJobs.rejectOpenMpiRewrites(List.of("-Xmx1g", "-XX:+UseSerialGC"));
         assertThatThrownBy(() -> MpiJobs.rejectOpenMpiRewrites(List.of("-Xmx1g", "-Dlogs=/tmp/tcp")))

@@ -58,7 +58,9 @@ final class DemoCommand implements Callable<Integer> {
 
     private int runSeed(List<String> backend, int size) {
         List<String> args = new ArrayList<>(backend);
-        args.addAll(List.of("--n", Integer.toString(size), "--workers", "3", "--runs", Integer.toString(runs)));
+        // No AOT caches: a newcomer's first demo would pay for training them (seconds of cache assembly as the
+        // JVMs exit) and leave ~100 MiB under ~/.cache; the bench command keeps them by default.
+        args.addAll(List.of("--n", Integer.toString(size), "--workers", "3", "--runs", Integer.toString(runs), "--aot-cache", "off"));
         return new CommandLine(new SeedBenchCommand()).execute(args.toArray(String[]::new));
     }
 

@@ -1,5 +1,6 @@
 package io.dask4j.bench.seed;
 
+import io.dask4j.bench.AotCaches;
 import io.dask4j.bench.MpiJobs;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
@@ -7,6 +8,7 @@ import io.dask4j.launcher.MpiProtocol;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,36 +25,76 @@ final class MpiSeedJob {
     private MpiSeedJob() {
     }
 
-    static SeedResult launch(SeedBenchCommand cmd) throws Exception {
+    /** The JVM roles of an mpi job, for {@link AotCaches}. */
+    static final List<String> ROLES = List.of("scheduler", "client", "worker");
+
+    static SeedResult launch(SeedBenchCommand cmd, AotCaches caches) throws Exception {
         boolean ownLogs = cmd.mpiLogs == null;
         if (ownLogs) {
             cmd.mpiLogs = Files.createTempDirectory("dask4j-seed-mpi-");
         }
-        List<String> results = MpiJobs.run(command(cmd), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "seed bench");
+        String state = SeedBenchCommand.aotState(caches, ROLES);
+        List<String> results = MpiJobs.run(command(cmd, caches), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "seed bench");
         if (results == null) {
+            caches.discard();
             System.err.println("seed bench: rank logs in " + cmd.mpiLogs);
             return null;
         }
+        caches.commit();
         if (ownLogs) {
             MpiJobs.deleteLogs(cmd.mpiLogs);   // a successful run needs no rank logs; a failed one keeps them
         }
-        return SeedResult.fromJson(results.getLast());
+        return SeedResult.fromJson(results.getLast()).withAot(state);
     }
 
-    /** The mpirun command line: workers + 2 ranks of this JVM's java running this command with --in-mpi-job. */
+    /** {@link #command(SeedBenchCommand, AotCaches)} without AOT caches. */
     static List<String> command(SeedBenchCommand cmd) {
-        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.workers + 2);
-        List<String> jvmArgs = cmd.workerJvmArgs();
-        if (line.getFirst().equals("mpirun.openmpi")) {
-            MpiJobs.rejectOpenMpiRewrites(jvmArgs);
+        return command(cmd, AotCaches.OFF);
+    }
+
+    /**
+     * The mpirun command line: workers + 2 ranks of this JVM's java running this command with --in-mpi-job,
+     * as one application context per role, since their JVM options differ: the scheduler (rank 0) and the
+     * client (rank 1) get {@link SeedBenchCommand#serviceJvmArgs}, the workers {@link
+     * SeedBenchCommand#workerJvmArgs}, each with its role's AOT cache. While the workers' cache is missing only
+     * rank 2 trains it (a context of its own), so that the workers do not each assemble one.
+     */
+    static List<String> command(SeedBenchCommand cmd, AotCaches caches) {
+        List<String> line = MpiJobs.launcherOptions(cmd.mpiJob.mpi, cmd.workers + 2);
+        addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("scheduler", true)));
+        addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("client", true)));
+        if (!caches.enabled() || caches.has("worker")) {
+            addContext(line, cmd.workers, rankCommand(cmd, cmd.workerJvmArgs(), caches.jvmArgs("worker", false)));
+        } else {
+            addContext(line, 1, rankCommand(cmd, cmd.workerJvmArgs(), caches.jvmArgs("worker", true)));
+            if (cmd.workers > 1) {
+                addContext(line, cmd.workers - 1, rankCommand(cmd, cmd.workerJvmArgs(), List.of()));
+            }
         }
-        line.addAll(jvmArgs);
+        return line;
+    }
+
+    private static void addContext(List<String> line, int ranks, List<String> command) {
+        if (line.contains("-np")) {
+            line.add(":");
+        }
+        line.addAll(List.of("-np", Integer.toString(ranks), MpiJobs.java()));
+        line.addAll(command);
+    }
+
+    /** A rank's JVM options ({@code jvmArgs}, then {@code aotArgs}), class path, main class and arguments. */
+    private static List<String> rankCommand(SeedBenchCommand cmd, List<String> jvmArgs, List<String> aotArgs) {
+        List<String> line = new ArrayList<>(jvmArgs);
+        line.addAll(aotArgs);
+        if (cmd.mpiJob.mpi.equalsIgnoreCase("openmpi")) {
+            MpiJobs.rejectOpenMpiRewrites(line);
+        }
         // More ranks than cores: the progress engine sees it (OMPI_COMM_WORLD_LOCAL_SIZE / MPI_LOCALNRANKS) and
         // parks instead of spinning, so that idle ranks leave the cores to the tasks (EngineOptions.defaults).
         // Open MPI 4.1's mpirun takes the first java argument containing "cp" (such as "tcp") for a class path
         // flag and rewrites the argument after it; the ranks undo that (OpenMpiArguments), and the protocol
         // goes in upper case so that it is not that argument in the common case.
-        line.addAll(List.of("--class-path", System.getProperty("java.class.path"), SeedBenchCommand.class.getName(),
+        line.addAll(List.of("--class-path", cmd.jobClassPath, SeedBenchCommand.class.getName(),
                 "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
                 "--layout", cmd.layout,

@@ -2,15 +2,17 @@ package io.dask4j.bench.seed;
 
 import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
+import io.dask4j.bench.AotCaches;
 import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
-import io.dask4j.runtime.cluster.LocalCluster;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,17 +22,20 @@ import java.util.concurrent.Callable;
  * {@code dask4j bench seed}: the reference workload of DESIGN.md §7 — persist {@code x = random((n, n))},
  * then time {@code (x + x.T).transpose().sum()} over several runs and print the median, min and max with
  * the sum (text, or with {@code --json} one object per run set: {@code backend, n, chunk, workers, layout,
- * median_s, min_s, max_s, result}). {@code --layout} chooses where x's blocks live ({@link BlockLayout}): by
+ * median_s, min_s, max_s, result, aot}). {@code --layout} chooses where x's blocks live ({@link BlockLayout}): by
  * default block {@code (i, j)} shares a worker with its mirror {@code (j, i)}, so few blocks cross between
  * workers; {@code row-major} bands of block rows make most mirrors cross, the transfer-heavy case.
  *
  * <ul>
  *   <li>{@code inproc}: {@code Client.local(workers, 1)} in this JVM (give it heap: x is 8 n^2 bytes);</li>
- *   <li>{@code tcp}: a local cluster of {@code workers} worker JVMs x 1 thread ({@code --worker-heap} each);</li>
+ *   <li>{@code tcp}: this command again in a fresh driver JVM (scheduler and client) that starts a local
+ *       cluster of {@code workers} worker JVMs x 1 thread ({@code --worker-heap} each); see {@link TcpSeedJob};</li>
  *   <li>{@code mpi}: this command again under {@code mpirun -np workers+2} (scheduler rank 0, client rank 1,
  *       workers on the rest) with {@code MpiCluster}; see {@link MpiSeedJob}.</li>
  * </ul>
- * The small-chunk variant is {@code --n 10000 --chunk 500}. Runs on the calling thread.
+ * Both tcp and mpi jobs thus run in fresh JVMs, which by default start with an AOT cache per role
+ * ({@code --aot-cache}, {@link AotCaches}); the JSON says whether a job trained them ({@code aot}). The
+ * small-chunk variant is {@code --n 10000 --chunk 500}. Runs on the calling thread.
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Time (x + x.T).transpose().sum() on a persisted random n x n array (DESIGN.md §7).")
@@ -74,10 +79,25 @@ public final class SeedBenchCommand implements Callable<Integer> {
     MpiJobOptions mpiJob = new MpiJobOptions();
 
     @Option(names = "--mpi-logs", description = "mpi backend: directory for the ranks' logs rank-<r>.log (default: a new temporary one)")
-    java.nio.file.Path mpiLogs;
+    Path mpiLogs;
+
+    @Option(names = "--aot-cache", defaultValue = "auto",
+            description = "tcp and mpi: JDK AOT caches for the job's JVMs, one per role (driver, scheduler, client, worker): "
+                    + "auto (under $XDG_CACHE_HOME or ~/.cache, dask4j/aot), a directory, or off. A job whose roles have no "
+                    + "cache yet trains them, and its times include that (default: ${DEFAULT-VALUE})")
+    String aotCache;
 
     @Option(names = "--in-mpi-job", hidden = true, description = "set on the ranks of the job the mpi backend starts")
     boolean inMpiJob;
+
+    @Option(names = "--in-tcp-job", hidden = true, description = "set on the driver JVM the tcp backend starts")
+    boolean inTcpJob;
+
+    @Option(names = "--role-jvm-arg", hidden = true, description = "tcp driver: a JVM option for its workers only (their AOT cache)")
+    List<String> roleJvmArgs = new ArrayList<>();
+
+    /** The class path of the job's JVMs (tcp driver and workers, mpi ranks): this JVM's, unless a test sets it. */
+    String jobClassPath = System.getProperty("java.class.path");
 
     private final PrintStream out;
 
@@ -106,6 +126,11 @@ public final class SeedBenchCommand implements Callable<Integer> {
         if (inMpiJob) {
             return MpiSeedJob.runRank(this, workload);
         }
+        if (inTcpJob) {
+            SeedResult result = TcpSeedJob.runDriver(this, workload);
+            System.out.println(TcpSeedJob.RESULT_PREFIX + result.toJson());
+            return 0;
+        }
         SeedResult result = switch (b) {
             case "inproc" -> {
                 long need = 8L * n * n;
@@ -117,14 +142,8 @@ public final class SeedBenchCommand implements Callable<Integer> {
                     yield workload.run(client, "inproc", workers);
                 }
             }
-            case "tcp" -> {
-                try (LocalCluster cluster = LocalCluster.builder().workers(workers).threadsPerWorker(1).processes(true)
-                        .jvmArgs(workerJvmArgs()).start();
-                     Client client = cluster.client()) {
-                    yield workload.run(client, "tcp", workers);
-                }
-            }
-            case "mpi" -> MpiSeedJob.launch(this);
+            case "tcp" -> TcpSeedJob.launch(this, aotCaches(TcpSeedJob.ROLES));
+            case "mpi" -> MpiSeedJob.launch(this, aotCaches(MpiSeedJob.ROLES));
             default -> throw new CommandLine.ParameterException(new CommandLine(this),
                     "unknown backend '" + backend + "': expected inproc, tcp or mpi");
         };
@@ -142,6 +161,55 @@ public final class SeedBenchCommand implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this),
                     "unknown --layout '" + layout + "': expected mirrors or row-major");
         };
+    }
+
+    /**
+     * The AOT caches of this job ({@link AotCaches}): their directory is named by everything that shapes what
+     * the JVMs load and learn (backend, MPI, protocol, workload, JVM options), not by the number of runs.
+     */
+    AotCaches aotCaches(List<String> roles) throws IOException {
+        if (aotCache.equalsIgnoreCase("off")) {
+            return AotCaches.OFF;
+        }
+        String unsupported = AotCaches.unsupportedReason(jobClassPath);
+        if (unsupported != null) {
+            System.err.println("AOT caches: off: " + unsupported);
+            return AotCaches.OFF;
+        }
+        Path root = (aotCache.equalsIgnoreCase("auto") ? AotCaches.defaultRoot() : Path.of(aotCache)).toAbsolutePath();
+        if (backend.equalsIgnoreCase("mpi") && mpiJob.mpi.equalsIgnoreCase("openmpi") && root.toString().contains("cp")) {
+            System.err.println("AOT caches: off: Open MPI's mpirun would rewrite the java argument after the cache option, "
+                    + "whose directory " + root + " contains \"cp\"; choose another with --aot-cache DIR");
+            return AotCaches.OFF;
+        }
+        List<String> key = new ArrayList<>(List.of("seed", backend.toLowerCase(Locale.ROOT), mpiJob.mpi, mpiJob.protocol,
+                Integer.toString(n), chunk, layout, Integer.toString(workers), Long.toString(seed)));
+        key.addAll(workerJvmArgs());
+        key.addAll(serviceJvmArgs());
+        key.addAll(TcpSeedJob.driverJvmArgs());
+        AotCaches caches = AotCaches.forJob(root, jobClassPath, key);
+        List<String> missing = roles.stream().filter(r -> !caches.has(r)).toList();
+        System.err.println(missing.isEmpty() ? "AOT caches: every JVM starts with its role's cache from " + caches.directory()
+                : "AOT caches: training " + missing + " in " + caches.directory()
+                + " (this job's times include the training; later jobs of this shape start with the caches; --aot-cache off to skip)");
+        return caches;
+    }
+
+    /** The AOT-cache state of a job that started with {@code caches}: off, training or cached. */
+    static String aotState(AotCaches caches, List<String> roles) {
+        return !caches.enabled() ? "off" : roles.stream().allMatch(caches::has) ? "cached" : "training";
+    }
+
+    /**
+     * JVM options of the mpi job's scheduler and client ranks: the defaults the tcp job's driver JVM has (which
+     * holds its scheduler and client), then the user's. Not the workers' heap: with a fixed heap the size of a
+     * worker's, G1 made a large young generation and kept allocating into fresh memory, which each rank paid in
+     * page faults run after run (up to ~80 huge pages a run each, measured on the 2-core VM).
+     */
+    List<String> serviceJvmArgs() {
+        List<String> args = new ArrayList<>(List.of("-Xss1m", "--enable-native-access=ALL-UNNAMED"));
+        args.addAll(jvmArgs);
+        return args;
     }
 
     /** JVM options of worker JVMs or ranks: full JIT, a heap sized for their share of x in huge pages, then the user's. */

@@ -19,14 +19,21 @@ import java.util.Map;
  * @param warmupSeconds the untimed warm-up runs, in order
  * @param persistSeconds time to persist x and wait for it
  * @param result the sum of the last run
+ * @param aot the JVMs' AOT caches ({@link io.dask4j.bench.AotCaches}): {@code off}, {@code training} (some
+ *     JVM of the job trained its cache, so its times include that) or {@code cached} (every JVM started with one)
  */
 public record SeedResult(String backend, int n, int chunk, int workers, String layout, List<Double> seconds,
-                         List<Double> warmupSeconds,                         double persistSeconds, double result) {
+                         List<Double> warmupSeconds, double persistSeconds, double result, String aot) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The command-line and JSON name of a layout: {@code mirrors} or {@code row-major}. */
     public static String layoutName(io.dask4j.array.BlockLayout layout) {
         return layout == io.dask4j.array.BlockLayout.MIRRORS_TOGETHER ? "mirrors" : "row-major";
+    }
+
+    /** This result with the AOT-cache state of the job that produced it. */
+    public SeedResult withAot(String state) {
+        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, result, state);
     }
 
     public double median() {
@@ -50,7 +57,7 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
         return s;
     }
 
-    /** One JSON object: backend, n, chunk, workers, layout, median_s, min_s, max_s, result (and a few extras). */
+    /** One JSON object: backend, n, chunk, workers, layout, median_s, min_s, max_s, result (and a few extras, aot among them). */
     public String toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("backend", backend);
@@ -66,6 +73,7 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
         m.put("runs_s", seconds);
         m.put("warmup_s", warmupSeconds);
         m.put("persist_s", persistSeconds);
+        m.put("aot", aot);
         try {
             return JSON.writeValueAsString(m);
         } catch (JsonProcessingException e) {
@@ -78,7 +86,8 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
             Map<?, ?> m = JSON.readValue(text, Map.class);
             return new SeedResult((String) m.get("backend"), ((Number) m.get("n")).intValue(), ((Number) m.get("chunk")).intValue(),
                     ((Number) m.get("workers")).intValue(), (String) m.get("layout"), doubles(m.get("runs_s")), doubles(m.get("warmup_s")),
-                    ((Number) m.get("persist_s")).doubleValue(), ((Number) m.get("result")).doubleValue());
+                    ((Number) m.get("persist_s")).doubleValue(), ((Number) m.get("result")).doubleValue(),
+                    m.get("aot") instanceof String state ? state : "off");
         } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
             throw new IllegalArgumentException("not a seed result: " + text, e);
         }
@@ -90,7 +99,7 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
 
     public String toText() {
         return String.format(Locale.ROOT, "dask4j %s: n=%d chunk=%d workers=%d layout=%s runs=%d median=%.3fs min=%.3fs max=%.3fs sum=%.6e"
-                        + " (persist %.2fs, warm-up %s)", backend, n, chunk, workers, layout, seconds.size(), median(), min(), max(), result,
-                persistSeconds, warmupSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3fs", s)).toList());
+                        + " (persist %.2fs, warm-up %s, AOT caches %s)", backend, n, chunk, workers, layout, seconds.size(), median(), min(), max(),
+                result, persistSeconds, warmupSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3fs", s)).toList(), aot);
     }
 }

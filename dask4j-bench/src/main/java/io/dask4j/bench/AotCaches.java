@@ -131,8 +131,10 @@ public final class AotCaches {
         // %p: the JVM puts its process id there, so that JVMs of one role given the same options (the workers of
         // a tcp job) do not write one file at once.
         // -Xlog: training otherwise prints a warning for each class it cannot store (hundreds of picocli's).
-        return train ? List.of("-XX:AOTCacheOutput=" + dir.resolve(role + STAGING_INFIX + "%p" + CACHE_SUFFIX), "-Xlog:aot*=off,cds*=off")
-                : List.of();
+        if (!train) {
+            return List.of();
+        }
+        return List.of("-XX:AOTCacheOutput=" + dir.resolve(role + STAGING_INFIX + "%p" + CACHE_SUFFIX), "-Xlog:aot*=off,cds*=off");
     }
 
     /**

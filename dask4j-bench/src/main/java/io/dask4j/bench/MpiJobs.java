@@ -118,8 +118,9 @@ public final class MpiJobs {
     }
 
     /**
-     * Runs {@code command} (an mpirun job, or the driver JVM of a tcp job) and returns the lines of its standard output that start with {@code prefix}
-     * (without it); every other line goes to this process's standard error. The job is killed after
+     * Runs {@code command} (an mpirun job, or the driver JVM of a tcp job) and returns the lines of its
+     * standard output that start with {@code prefix} (without it); every other line goes to this process's
+     * standard error. The job is killed after
      * {@code timeoutSeconds} even if it hangs with its output open. Returns null, after saying why on
      * standard error, if the job failed, timed out or printed no result.
      */

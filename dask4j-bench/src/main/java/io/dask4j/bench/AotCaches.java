@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 public final class AotCaches {
 
     /** Job directories kept under the root; the least recently used beyond these are deleted. */
-    static final int KEPT_JOBS = 4;
+    static final int KEPT_JOBS = 8;
     private static final String CACHE_SUFFIX = ".aot";
     private static final String STAGING_INFIX = ".staging-";
 

@@ -20,7 +20,6 @@ import java.util.Locale;
  * process reads back. Every other line of the job goes to this process's stderr.
  */
 final class MpiSeedJob {
-    static final String RESULT_PREFIX = "SEED-RESULT ";
 
     private MpiSeedJob() {
     }
@@ -33,18 +32,13 @@ final class MpiSeedJob {
         if (ownLogs) {
             cmd.mpiLogs = Files.createTempDirectory("dask4j-seed-mpi-");
         }
-        String state = SeedBenchCommand.aotState(caches, ROLES);
-        List<String> results = MpiJobs.run(command(cmd, caches), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "seed bench");
-        if (results == null) {
-            caches.discard();
+        SeedResult result = cmd.runJob(command(cmd, caches), caches, ROLES);
+        if (result == null) {
             System.err.println("seed bench: rank logs in " + cmd.mpiLogs);
-            return null;
-        }
-        caches.commit();
-        if (ownLogs) {
+        } else if (ownLogs) {
             MpiJobs.deleteLogs(cmd.mpiLogs);   // a successful run needs no rank logs; a failed one keeps them
         }
-        return SeedResult.fromJson(results.getLast()).withAot(state);
+        return result;
     }
 
     /** {@link #command(SeedBenchCommand, AotCaches)} without AOT caches. */
@@ -109,7 +103,7 @@ final class MpiSeedJob {
                 .withThreads(1).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
         String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
         SeedResult result = MpiCluster.execute(options, client -> workload.run(client, label, MpiCluster.workerRanks().size()));
-        System.out.println(RESULT_PREFIX + result.toJson());
+        System.out.println(SeedResult.LINE_PREFIX + result.toJson());
         System.out.flush();
         return 0;
     }

@@ -4,6 +4,7 @@ import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.bench.AotCaches;
 import io.dask4j.bench.MpiJobOptions;
+import io.dask4j.bench.MpiJobs;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import picocli.CommandLine;
@@ -128,7 +129,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
         }
         if (inTcpJob) {
             SeedResult result = TcpSeedJob.runDriver(this, workload);
-            System.out.println(TcpSeedJob.RESULT_PREFIX + result.toJson());
+            System.out.println(SeedResult.LINE_PREFIX + result.toJson());
             return 0;
         }
         SeedResult result = switch (b) {
@@ -198,6 +199,22 @@ public final class SeedBenchCommand implements Callable<Integer> {
     /** The AOT-cache state of a job that started with {@code caches}: off, training or cached. */
     static String aotState(AotCaches caches, List<String> roles) {
         return !caches.enabled() ? "off" : roles.stream().allMatch(caches::has) ? "cached" : "training";
+    }
+
+    /**
+     * Runs a job in other processes ({@code command}, whose JVMs of {@code roles} use {@code caches}) and
+     * returns the result it printed, labelled with the caches' state; keeps the caches it trained, or drops
+     * its staging files if it failed (then null, after {@link MpiJobs#run} said why).
+     */
+    SeedResult runJob(List<String> command, AotCaches caches, List<String> roles) throws Exception {
+        String state = aotState(caches, roles);
+        List<String> results = MpiJobs.run(command, SeedResult.LINE_PREFIX, mpiJob.timeoutSeconds, "seed bench");
+        if (results == null) {
+            caches.discard();
+            return null;
+        }
+        caches.commit();
+        return SeedResult.fromJson(results.getLast()).withAot(state);
     }
 
     /**

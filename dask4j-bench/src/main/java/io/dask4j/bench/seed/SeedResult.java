@@ -25,6 +25,8 @@ import java.util.Map;
 public record SeedResult(String backend, int n, int chunk, int workers, String layout, List<Double> seconds,
                          List<Double> warmupSeconds, double persistSeconds, double result, String aot) {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Starts the line on which a job's driver or client rank prints its result for the launching process. */
+    static final String LINE_PREFIX = "SEED-RESULT ";
 
     /** The command-line and JSON name of a layout: {@code mirrors} or {@code row-major}. */
     public static String layoutName(io.dask4j.array.BlockLayout layout) {

@@ -19,7 +19,6 @@ import java.util.List;
  * this process's stderr.
  */
 final class TcpSeedJob {
-    static final String RESULT_PREFIX = "SEED-RESULT ";
     /** The JVM roles of a tcp job, for {@link AotCaches}. */
     static final List<String> ROLES = List.of("driver", "worker");
 
@@ -27,14 +26,7 @@ final class TcpSeedJob {
     }
 
     static SeedResult launch(SeedBenchCommand cmd, AotCaches caches) throws Exception {
-        String state = SeedBenchCommand.aotState(caches, ROLES);
-        List<String> results = MpiJobs.run(command(cmd, caches), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "seed bench");
-        if (results == null) {
-            caches.discard();
-            return null;
-        }
-        caches.commit();
-        return SeedResult.fromJson(results.getLast()).withAot(state);
+        return cmd.runJob(command(cmd, caches), caches, ROLES);
     }
 
     /** The driver JVM's command line: java, its options and AOT cache, then this command with --in-tcp-job. */

@@ -49,9 +49,9 @@ public final class MpiRuntime implements AutoCloseable {
     /**
      * {@code -Ddask4j.mpi.directSend=true}: ask for MPI_THREAD_MULTIPLE and let writers post single-message
      * sends themselves ({@link ProgressEngine#isendDirect}) instead of through the engine's lock. Off by
-     * default: a writer already posts at once when it gets the lock (caller-runs), and in the 2-rank
-     * ping-pong (8 B and 1 KiB, both MPIs) direct sends measured within the noise of the default while
-     * MULTIPLE makes the library take its locks on every call. It may pay off with many concurrent writers.
+     * default: a writer already posts at once when the lock is free ({@link ProgressEngine#tryPost}), and in
+     * the 2-rank ping-pong (8 B and 1 KiB, both MPIs) direct sends measured within the noise of the default
+     * while MULTIPLE makes the library take its locks on every call. It may pay off with many concurrent writers.
      */
     static final boolean DIRECT_SENDS = Boolean.getBoolean("dask4j.mpi.directSend");
 

@@ -146,6 +146,15 @@ final class MpiComm implements Comm {
             out.postDirect(engine); // nothing of ours is queued before it, so it cannot overtake
             return;
         }
+        if (!zeroCopy && queued.get() == 0) {
+            // Posted from this thread if the engine's lock is free (as above, nothing of ours is queued before
+            // it), else queued for the engine; posting counts it off either way.
+            queued.incrementAndGet();
+            if (!engine.tryPost(out)) {
+                engine.submit(out);
+            }
+            return;
+        }
         if (zeroCopy) {
             out.waitingThread(Thread.currentThread());
         }

@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * sleep ran out: no ring reached this engine; should stay near 0), and how long submitted work waited for a
  * pass to post it: {@code queue_waits_total}, {@code queue_wait_seconds_total} and {@code
  * queue_wait_max_seconds} (the longest since the previous snapshot). A writer's message waits there while the
- * engine thread wakes up, or for a core: on an oversubscribed node this is most of a message's latency.
+ * engine thread wakes up, or for a core: on an oversubscribed node this is most of a message's latency. So a
+ * writer that finds the engine's lock free posts its message itself: {@code writer_posts_total} counts those,
+ * which never wait in the queue.
  *
  * <p>Counters are written by whoever drives the engine (one thread at a time, under its lock) with
  * release stores, which cost nothing more than plain stores on x86; {@link #get()} may be called from any
@@ -38,6 +40,7 @@ final class EngineStats implements Supplier<Map<String, Double>> {
     private final AtomicLong doorbellWakeUps = new AtomicLong();
     private final AtomicLong unannounced = new AtomicLong();
     private final AtomicLong queueWaits = new AtomicLong();
+    private final AtomicLong writerPosts = new AtomicLong();
     private final AtomicLong queueWaitNanos = new AtomicLong();
     /** Longest queue wait since the previous snapshot; {@link #get()} resets it. */
     private final AtomicLong queueWaitMaxNanos = new AtomicLong();
@@ -121,6 +124,11 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         queueWaitMaxNanos.accumulateAndGet(nanos, Math::max);
     }
 
+    /** Under the engine's lock: a writer posted its message itself ({@link ProgressEngine#tryPost}). */
+    void postedByWriter() {
+        writerPosts.setRelease(writerPosts.getPlain() + 1);
+    }
+
     /** A long doorbell sleep ran out and the next pass found a message: it came without a ring reaching us. */
     void unannounced() {
         unannounced.incrementAndGet();
@@ -151,6 +159,7 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         gauges.put("queue_waits_total", (double) queueWaits.get());
         gauges.put("queue_wait_seconds_total", queueWaitNanos.get() / 1e9);
         gauges.put("queue_wait_max_seconds", queueWaitMaxNanos.getAndSet(0) / 1e9);
+        gauges.put("writer_posts_total", (double) writerPosts.get());
         lastSampleNanos = now;
         lastPasses = totalPasses;
         lastIdleNanos = idle;

@@ -53,6 +53,14 @@ class EngineStatsTest {
     }
 
     @Test
+    void writerPostsAreCountedApartFromTheQueue() {
+        assertThat(stats.get()).containsEntry("writer_posts_total", 0.0);
+        stats.postedByWriter();
+        stats.postedByWriter();
+        assertThat(stats.get()).containsEntry("writer_posts_total", 2.0).containsEntry("queue_waits_total", 0.0);
+    }
+
+    @Test
     void passesPerSecondCountsOnlyTheIntervalSinceThePreviousSnapshot() {
         passes(500);
         clock.addAndGet(1_000_000_000L);

@@ -21,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Threads.</b> One reader and one writer at a time, as {@link Comm} says; {@link #close}, {@link
  * #abort} and {@link #isClosed} from any thread. The {@code on*} methods run on the thread driving the
  * progress engine. A platform thread blocked in {@link #read} drives MPI progress itself for a while
- * (caller-runs); a virtual thread parks until the engine wakes it.
+ * (caller-runs); a virtual thread parks until the engine wakes it. {@link #write} posts the message from the
+ * writer's thread when the engine's lock is free ({@link ProgressEngine#tryPost}), else queues it for the engine.
  */
 final class MpiComm implements Comm {
 

@@ -31,8 +31,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * platform thread that waits for something ({@link #await}: caller-runs, like Aeron's AgentInvoker). A
  * waiter driving progress itself avoids the park/unpark hand-off that costs ~7 us on a small machine
  * (DESIGN.md §5); while callers drive, the engine thread stays parked so that no more threads spin than
- * there are cores. Virtual threads never drive (a native call pins their carrier): they park and are woken
- * by the completion that concerns them.
+ * there are cores. Virtual threads never wait by driving (a native call pins their carrier): they park and
+ * are woken by the completion that concerns them. Any writer, virtual threads included, posts its own message
+ * when it finds the lock free ({@link #tryPost}: one {@code MPI_Isend} and one {@code MPI_Testsome}, no
+ * probing), so that a message need not wait for the engine thread to wake up.
  *
  * <p><b>Idle.</b> The engine thread backs off ({@link BackoffIdler}); with {@link Doorbells} it sleeps on a
  * futex that ranks of the same node ring when they send to it, so a neighbour's message wakes it at once
@@ -44,8 +46,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * {@code sched_yield()} in every empty progress call on an oversubscribed node) is switched on only while
  * messages come in quick succession ({@link #adaptOpenMpiIdleYield}).
  *
- * <p><b>Threads.</b> {@link #submit}, {@link #await}, {@link #wakeUp} and {@link #close} may be called from
- * any thread. {@link #isend} may only be called while driving
+ * <p><b>Threads.</b> {@link #submit}, {@link #tryPost}, {@link #await}, {@link #wakeUp} and {@link #close} may
+ * be called from any thread. {@link #isend} may only be called while driving
  * (from an {@link Outbound} or a {@link Completion}). Buffers of posted requests are kept reachable by the
  * completions that reference them until the request completes.
  */

@@ -148,7 +148,10 @@ public final class ProgressEngine implements AutoCloseable {
 
     /**
      * Posts {@code work} from the calling thread, virtual threads included, if the engine's lock is free at
-     * once; false (nothing done) otherwise, and the caller then {@linkplain #submit submits} it. The post runs
+     * once; false (nothing done) otherwise, and the caller then {@linkplain #submit submits} it. Also false for
+     * a thread that drives progress itself (a platform thread where caller-runs is on): {@link #submit} then
+     * posts it in a full pass, and the engine thread stays out of the way of that thread's driving (waking it
+     * for a large send took a third of the 2-rank comm bandwidth at 1-64 MiB). The post runs
      * under the lock, so MPI_THREAD_SERIALIZED holds and a message's envelope and frames stay contiguous. Any
      * completions that are due run here too, as on any thread driving the engine.
      *
@@ -159,7 +162,7 @@ public final class ProgressEngine implements AutoCloseable {
      * and one {@code MPI_Testsome}; the engine is woken only if a request is left outstanding (a large send).
      */
     public boolean tryPost(Outbound work) {
-        if (failure != null || lock.isHeldByCurrentThread() || !lock.tryLock()) {
+        if (failure != null || callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {
             return false;
         }
         boolean outstanding;
@@ -195,8 +198,7 @@ public final class ProgressEngine implements AutoCloseable {
      * (virtual thread, already driving, or someone else drives).
      */
     public boolean tryDrive() {
-        if (options.callerSpinNanos() == 0 || Thread.currentThread().isVirtual() || lock.isHeldByCurrentThread()
-                || !lock.tryLock()) {
+        if (!callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {
             return false;
         }
         try {
@@ -217,8 +219,7 @@ public final class ProgressEngine implements AutoCloseable {
             return true;
         }
         long start = System.nanoTime();
-        boolean canDrive = options.callerSpinNanos() > 0 && !Thread.currentThread().isVirtual()
-                && !lock.isHeldByCurrentThread();
+        boolean canDrive = callerRuns() && !lock.isHeldByCurrentThread();
         if (canDrive) {
             drivers.incrementAndGet();
             try {
@@ -264,6 +265,11 @@ public final class ProgressEngine implements AutoCloseable {
         } finally {
             parkedWaiters.decrementAndGet();
         }
+    }
+
+    /** Whether the calling thread drives progress itself when it waits or submits (caller-runs). */
+    private boolean callerRuns() {
+        return options.callerSpinNanos() > 0 && !Thread.currentThread().isVirtual();
     }
 
     /**

@@ -151,7 +151,7 @@ public final class ProgressEngine implements AutoCloseable {
      * once; false (nothing done) otherwise, and the caller then {@linkplain #submit submits} it. Also false for
      * a thread that drives progress itself (a platform thread where caller-runs is on): {@link #submit} then
      * posts it in a full pass, and the engine thread stays out of the way of that thread's driving (waking it
-     * for a large send took a third of the 2-rank comm bandwidth at 1-64 MiB). The post runs
+     * after a large send lowered the 2-rank comm bandwidth at 1-64 MiB in two of three runs). The post runs
      * under the lock, so MPI_THREAD_SERIALIZED holds and a message's envelope and frames stay contiguous. Any
      * completions that are due run here too, as on any thread driving the engine.
      *

@@ -17,8 +17,8 @@ class GraphBuildTest {
         DScalar s = x.add(x.T()).transpose().sum();
         int tasks = s.taskCount();
         double seconds = (System.nanoTime() - started) / 1e9;
-        // 100 random blocks + 100 fused partial sums + a fan-in-8 tree (13 + 2 + 1)
-        assertThat(tasks).isEqualTo(100 + 100 + 13 + 2 + 1);
+        // 100 random blocks + 100 fused partial sums + a fan-in-32 tree of scalars (4 + 1)
+        assertThat(tasks).isEqualTo(100 + 100 + 4 + 1);
         System.out.printf("seed graph for 20000^2 / 2000^2: %d tasks built in %.3f s%n", tasks, seconds);
     }
 
@@ -26,7 +26,9 @@ class GraphBuildTest {
     void theSmallChunkVariantBuildsItsGraph() {
         DArray x = DArrays.random(10_000, 10_000, ChunkSpec.of(500), 42);
         DScalar s = x.add(x.T()).transpose().sum();
-        assertThat(s.taskCount()).isEqualTo(400 + 400 + 50 + 7 + 1);
+        assertThat(s.taskCount()).isEqualTo(400 + 400 + 13 + 1);
+        assertThat(x.add(x.T()).transpose().reduce("sum", 8).taskCount()).isEqualTo(400 + 400 + 50 + 7 + 1);
+        assertThat(x.sum(0).taskCount()).isEqualTo(400 + 400 + 20 * (3 + 1)); // per column of blocks: 20 -> 3 -> 1 at fan-in 8
         assertThat(x.toString()).contains("shape=(10000, 10000)").contains("500 x20").contains("tasks=400");
     }
 

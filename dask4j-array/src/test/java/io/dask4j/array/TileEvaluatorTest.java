@@ -38,6 +38,30 @@ class TileEvaluatorTest {
     }
 
     @Test
+    void aLargeBlockReadTransposedUsesTallTilesAndStaysExact() {
+        // 2050 x 4100 = 8,405,000 elements: past the 64 MiB at which tall tiles start, with ragged last tiles both ways.
+        int rows = 2050;
+        int cols = 4100;
+        double[] t = Reference.random(cols, rows, 5);   // read transposed: output (r, c) = t[c * rows + r]
+        double[] u = Reference.random(rows, cols, 6);   // read in place:   output (r, c) = u[r * cols + c]
+        BlockExpr e = new BlockExpr.Binary(BinaryOp.SUB, new BlockExpr.Leaf(0), new BlockExpr.Leaf(1));
+        int[] g = {rows, cols, rows, 0, 0, 1, cols, 0, 0, 0};
+        double[] out = new TileEvaluator(e, g, new double[][]{t, u}).materialize();
+        double[] colSums = new TileEvaluator(e, g, new double[][]{t, u}).reduce(ReduceOp.SUM, 0);
+        double[] expectedColSums = new double[cols];
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < cols; c++) {
+                double v = t[c * rows + r] - u[r * cols + c];
+                assertThat(out[r * cols + c]).isEqualTo(v);
+                expectedColSums[c] += v;
+            }
+        }
+        for (int c = 0; c < cols; c++) {
+            assertThat(colSums[c]).isCloseTo(expectedColSums[c], org.assertj.core.api.Assertions.within(1e-9));
+        }
+    }
+
+    @Test
     void aWindowOutsideItsInputIsRefused() {
         assertThatThrownBy(() -> new TileEvaluator(new BlockExpr.Leaf(0), new int[]{10, 10, 10, 1, 0, 0}, new double[][]{new double[100]}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too small");

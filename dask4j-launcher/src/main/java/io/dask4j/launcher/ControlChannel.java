@@ -2,6 +2,7 @@ package io.dask4j.launcher;
 
 import io.dask4j.mpi.MpiRuntime;
 import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.engine.Outbound;
 import io.dask4j.mpi.engine.ProgressEngine;
 
 import java.lang.foreign.Arena;
@@ -109,17 +110,35 @@ final class ControlChannel {
      * finalizes MPI cleanly.
      */
     OptionalInt poll(int source, int tag) {
+        return poll(source, tag, true);
+    }
+
+    /**
+     * {@link #poll}, but the probe waits for the engine's next pass instead of waking the engine: at once while
+     * messages flow, within a second when the rank is idle (a sender of control messages rings the engine, and
+     * that pass answers a waiting probe). For a rank's main thread that looks for a shutdown every 200 ms.
+     */
+    OptionalInt pollLazily(int source, int tag) {
+        return poll(source, tag, false);
+    }
+
+    private OptionalInt poll(int source, int tag, boolean wakeEngine) {
         if (MpiRuntime.current() == null || engine.failure() != null) {
             return OptionalInt.empty(); // MPI is being finalized (the process is exiting) or unusable
         }
         CompletableFuture<OptionalInt> answer = new CompletableFuture<>();
-        engine.submit(e -> {
+        Outbound probe = e -> {
             try {
                 answer.complete(probe(source, tag));
             } catch (RuntimeException failure) {
                 answer.completeExceptionally(failure);
             }
-        });
+        };
+        if (wakeEngine) {
+            engine.submit(probe);
+        } else {
+            engine.submitLazily(probe);
+        }
         try {
             return answer.get(POLL_ANSWER_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -170,6 +189,8 @@ final class ControlChannel {
                     code -> complete(result, code, () -> value, "MPI_Isend to rank " + dest));
             if (rc != Mpi.SUCCESS) {
                 complete(result, rc, () -> 0, "MPI_Isend to rank " + dest);
+            } else {
+                e.ring(dest); // its engine may sleep, with a lazy poll for this message waiting for a pass
             }
         });
         return result;

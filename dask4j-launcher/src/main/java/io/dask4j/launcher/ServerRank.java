@@ -72,7 +72,7 @@ final class ServerRank {
         try {
             while (true) {
                 if (signalSource != RankLayout.NONE) {
-                    OptionalInt signal = rank.control.poll(signalSource, signalTag);
+                    OptionalInt signal = rank.control.pollLazily(signalSource, signalTag);
                     if (signal.isPresent()) {
                         code = signal.getAsInt();
                         break;

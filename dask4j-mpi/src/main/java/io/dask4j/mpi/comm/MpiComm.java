@@ -33,7 +33,8 @@ final class MpiComm implements Comm {
     static final int REJECTED = 4;
 
     private static final long CLOSE_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
-    private static final long WAIT_SLICE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long a reader or zero-copy writer waits between looks at the comm's state (every change also wakes it). */
+    private static final long WAIT_SLICE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final MpiTransport transport;
     private final int id;
@@ -183,7 +184,7 @@ final class MpiComm implements Comm {
             waiter = Thread.currentThread();
             unsentMessages.incrementAndGet();
             submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
-            transport.engine().await(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
+            transport.engine().awaitSends(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
             waiter = null;
         }
         markClosed("comm closed locally");

@@ -63,6 +63,11 @@ final class BackoffIdler {
         idleSinceNanos = now;
     }
 
+    /** Whether the first idle pass after work already parks (no spinning or yielding: an oversubscribed node). */
+    boolean parksAtOnce() {
+        return !options.pureSpin() && options.spins() == 0 && options.yieldNanos() == 0;
+    }
+
     /** Whether the next {@link #idle} parks; {@code waiters}: threads are parked waiting for messages. */
     boolean willPark(boolean waiters) {
         return !options.pureSpin() && idlePasses >= options.spins()

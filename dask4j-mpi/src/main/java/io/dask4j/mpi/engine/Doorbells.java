@@ -41,7 +41,7 @@ import java.util.HexFormat;
  * that had already gone back to sleep about once a message: half of an engine's wake-ups in the seed workload).
  *
  * <p><b>Threads.</b> {@link #setUp} is collective over the job communicator and runs before the engine
- * starts. {@link #announce} and {@link #ringSelf} may be called from any thread; {@link #arrived}, {@link
+ * starts. {@link #announce}, {@link #ring} and {@link #ringSelf} may be called from any thread; {@link #arrived}, {@link
  * #allAnnouncedArrived}, {@link #prepareSleep}, {@link #sleep} and {@link #cancelSleep} only from the thread
  * driving the engine.
  */
@@ -154,6 +154,19 @@ public final class Doorbells {
         // The atomic add is a full fence: the count is visible before we read the mark (Dekker).
         COUNT.getAndAdd(table, offset + ANNOUNCED_OFFSET, 1L);
         wakeIfSleeping(offset);
+    }
+
+    /**
+     * Wakes {@code rank}'s engine if it sleeps on its doorbell, announcing nothing: for a message outside the
+     * engines' communicator (the launcher's control messages), which the woken engine's pass looks for only if
+     * asked to ({@link ProgressEngine#submitLazily}). Any thread.
+     */
+    public void ring(int rank) {
+        if (table == null || !ringable[rank]) {
+            return;
+        }
+        VarHandle.fullFence(); // the message was posted before we read the mark
+        wakeIfSleeping(rank * CELL_BYTES);
     }
 
     /** Wakes this process's engine if it sleeps on its doorbell (no message is announced). Any thread. */

@@ -42,12 +42,14 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * that has received fewer than were announced to it keeps to short parks, so a message MPI shows only after
  * a ring (Open MPI's {@code MPI_Improbe} can answer "nothing" while queuing one) is found at once rather
  * than after a long sleep (the {@code doorbell_unannounced_total} gauge counts such late finds; it should
- * stay 0). Open MPI's own idle yield (a
+ * stay 0). A long sleep that runs out quietly doubles the next one, up to a second, so that an idle engine
+ * wakes rarely; any work or ring starts it over at {@link EngineOptions#doorbellParkNanos()}. Open MPI's own
+ * idle yield (a
  * {@code sched_yield()} in every empty progress call on an oversubscribed node) is switched on only while
  * messages come in quick succession ({@link #adaptOpenMpiIdleYield}).
  *
- * <p><b>Threads.</b> {@link #submit}, {@link #tryPost}, {@link #await}, {@link #wakeUp} and {@link #close} may
- * be called from any thread. {@link #isend} may only be called while driving
+ * <p><b>Threads.</b> {@link #submit}, {@link #submitLazily}, {@link #tryPost}, {@link #await}, {@link #wakeUp},
+ * {@link #ring} and {@link #close} may be called from any thread. {@link #isend} may only be called while driving
  * (from an {@link Outbound} or a {@link Completion}). Buffers of posted requests are kept reachable by the
  * completions that reference them until the request completes.
  */
@@ -56,9 +58,18 @@ public final class ProgressEngine implements AutoCloseable {
     /**
      * Waiters are unparked by whatever makes their condition true; this bound only guards against a lost
      * wake-up. Not shorter: every idle reader of a comm parks here, and at 50 ms their timed wake-ups were
-     * most of the wake-ups of a job's virtual-thread carriers (each one steals a core on a small node).
+     * most of the wake-ups of a job's virtual-thread carriers (each one steals a core on a small node); at
+     * 500 ms, a worker rank's half a dozen idle readers still woke a carrier about 12 times a second.
      */
-    private static final long SAFETY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long SAFETY_PARK_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * How long a long doorbell sleep may grow: it only guards against a message that came without a ring (none
+     * is known to), and each timed wake-up of an idle engine costs ~100 us of CPU on a busy small node, where it
+     * runs on caches cold from the tasks (5 engines at 50 ms: ~100 wake-ups a second of the 20000² seed workload).
+     */
+    private static final long LONGEST_DOORBELL_SLEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** First park of an engine whose only outstanding requests are eager sends (see {@link #sleep}). */
+    private static final long EAGER_SEND_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The name under which the engine publishes its figures in {@link TransportGauges}. */
     public static final String GAUGES = "mpi_engine";
 
@@ -69,9 +80,13 @@ public final class ProgressEngine implements AutoCloseable {
     private final InboundRouter router;
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentLinkedQueue<Queued> queue = new ConcurrentLinkedQueue<>();
+    /** Work that waits for whichever pass comes next ({@link #submitLazily}). */
+    private final ConcurrentLinkedQueue<Outbound> lazy = new ConcurrentLinkedQueue<>();
     private final AtomicInteger drivers = new AtomicInteger();
     /** Threads parked in {@link #await}: while some wait, the engine thread yields longer before parking. */
     private final AtomicInteger parkedWaiters = new AtomicInteger();
+    /** Threads in {@link #awaitSends}: while some wait, eager sends are polled for as promptly as any request. */
+    private final AtomicInteger sendWaiters = new AtomicInteger();
     private final Arena arena = Arena.ofShared();
     private final RequestTable requests;
     private final EngineStats stats;
@@ -88,6 +103,13 @@ public final class ProgressEngine implements AutoCloseable {
     private boolean idleYieldOn;
     /** The last long doorbell sleep ran out without a ring: a message the next pass finds came unannounced. */
     private volatile boolean longSleepTimedOut;
+    /**
+     * The next long doorbell sleep: {@link EngineOptions#doorbellParkNanos()} after any work or ring, doubling
+     * after each one that runs out quietly, up to {@link #LONGEST_DOORBELL_SLEEP_NANOS}. Engine thread only.
+     */
+    private long longSleepNanos;
+    /** The next park while only eager sends are outstanding: 1 ms after any work or ring, doubling. Engine thread only. */
+    private long eagerSendParkNanos = EAGER_SEND_PARK_NANOS;
     private volatile RuntimeException failure;
 
     public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router) {
@@ -104,6 +126,7 @@ public final class ProgressEngine implements AutoCloseable {
         this.comm = comm;
         this.byteType = mpi.abi().byteType();
         this.options = options;
+        this.longSleepNanos = options.doorbellParkNanos();
         this.router = router;
         this.requests = new RequestTable(mpi, arena);
         this.stats = new EngineStats(() -> requests.sends() + queue.size(), requests::receives, System::nanoTime);
@@ -185,6 +208,24 @@ public final class ProgressEngine implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Queues work for whichever pass comes next, without waking the engine thread: for polls that may wait,
+     * such as a rank's main thread looking for a rare control message every 200 ms. An idle engine passes at
+     * least once a second (its longest doorbell sleep), a busy one at every message. Waking the engine for each
+     * such poll was about a sixth of its wake-ups in the 20000² seed workload. Any thread.
+     */
+    public void submitLazily(Outbound work) {
+        lazy.add(work);
+    }
+
+    /**
+     * Wakes {@code rank}'s engine if it sleeps on its doorbell, after a message to it outside the engines'
+     * communicator (see {@link Doorbells#ring}); a no-op without doorbells. Any thread.
+     */
+    public void ring(int rank) {
+        doorbells.ring(rank);
+    }
+
     /** Wakes the engine thread if it is parked or asleep on its doorbell. Any thread. */
     public void wakeUp() {
         if (sleeping) {
@@ -212,7 +253,7 @@ public final class ProgressEngine implements AutoCloseable {
     /**
      * Waits until {@code done} holds or {@code timeoutNanos} pass; true if done. A platform thread drives
      * progress itself for up to {@link EngineOptions#callerSpinNanos()}, then parks; the code that makes
-     * {@code done} true must unpark the waiting thread (the park is also bounded to 500 ms as a safety net).
+     * {@code done} true must unpark the waiting thread (the park is also bounded to 5 s as a safety net).
      */
     public boolean await(BooleanSupplier done, long timeoutNanos) {
         if (done.getAsBoolean()) {
@@ -264,6 +305,21 @@ public final class ProgressEngine implements AutoCloseable {
             return true;
         } finally {
             parkedWaiters.decrementAndGet();
+        }
+    }
+
+    /**
+     * {@link #await} for a condition that needs this process's sends to complete, such as a comm's close
+     * flushing its messages: meanwhile the engine polls for eager sends with its short parks, as for any other
+     * request, instead of leaving them to its next wake-up. Any thread.
+     */
+    public boolean awaitSends(BooleanSupplier done, long timeoutNanos) {
+        sendWaiters.incrementAndGet();
+        try {
+            wakeUp(); // it may be in one of its longer parks with only eager sends outstanding
+            return await(done, timeoutNanos);
+        } finally {
+            sendWaiters.decrementAndGet();
         }
     }
 
@@ -337,7 +393,11 @@ public final class ProgressEngine implements AutoCloseable {
         long bytes = buf.byteSize();
         int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, requests.nextSlot());
         if (rc == Mpi.SUCCESS) {
-            requests.add(completion, bytes > options.eagerBytes(), false);
+            if (bytes > options.eagerBytes()) {
+                requests.add(completion, true, false);
+            } else {
+                requests.addEagerSend(completion);
+            }
             stats.sent(bytes);
             doorbells.announce(dest);
         }
@@ -370,6 +430,10 @@ public final class ProgressEngine implements AutoCloseable {
                 stats.waitedInQueue(System.nanoTime() - out.submittedAt());
                 out.work().post(this);
                 work++;
+            }
+            Outbound later;
+            while ((later = lazy.poll()) != null) {
+                later.post(this); // not counted as work: it must not keep an idle engine from its long sleeps
             }
             work += requests.testSome();
             int received = matcher.probe();
@@ -420,7 +484,14 @@ public final class ProgressEngine implements AutoCloseable {
                 stats.idleUntil(System.nanoTime());
                 idler.reset();
                 adaptIdleYield(idler);
-                continue;
+                longSleepNanos = options.doorbellParkNanos();
+                eagerSendParkNanos = EAGER_SEND_PARK_NANOS;
+                if (!idler.parksAtOnce() || !doorbells.enabled()) {
+                    continue;
+                }
+                // An engine that parks at once (oversubscribed node) goes straight to its doorbell sleep: the sleep
+                // polls once more after marking the engine asleep, so a pass here would only repeat that poll
+                // (two MPI_Improbe, each a full Open MPI progress call).
             }
             stats.idleFrom(System.nanoTime());
             if (requests.busy() > 0) {
@@ -442,7 +513,9 @@ public final class ProgressEngine implements AutoCloseable {
      * posted before the mark was visible is found now), then sleep until a sender or a local submitter rings,
      * or the time is up. When every rank can ring us, no request of ours is outstanding and every message
      * announced to us has arrived ({@link Doorbells#allAnnouncedArrived}), nothing can arrive unannounced, so
-     * once settled ({@link EngineOptions#settleNanos()}) the sleep lasts {@link EngineOptions#doorbellParkNanos()};
+     * once settled ({@link EngineOptions#settleNanos()}) the sleep is long: {@link EngineOptions#doorbellParkNanos()},
+     * doubling while it runs out quietly, up to a second. If the only requests outstanding are eager sends and
+     * nobody waits for them ({@link #awaitSends}), it parks 1 ms, doubling up to {@code doorbellParkNanos};
      * otherwise it is the backoff's short park.
      * A shorter cap (10 ms) was tried: its timed wake-ups were most of an engine's CPU on a busy small node.
      * Returns true if the last poll found work or a ring ended the sleep (the backoff then starts over).
@@ -455,12 +528,15 @@ public final class ProgressEngine implements AutoCloseable {
         doorbells.prepareSleep();
         int work = 0;
         boolean quiet = false;
+        boolean onlyEagerSends = false;
         if (lock.tryLock()) {
             try {
                 work = doWork();
                 // Nothing outstanding, and every message announced to us has arrived: one announced and not yet
                 // received is on its way (MPI has not shown it yet), so the engine keeps to short parks.
-                quiet = requests.isEmpty() && !router.anyPaused() && doorbells.allAnnouncedArrived();
+                boolean inbound = !router.anyPaused() && doorbells.allAnnouncedArrived();
+                quiet = requests.isEmpty() && inbound;
+                onlyEagerSends = inbound && requests.onlyEagerSends() && sendWaiters.get() == 0;
             } finally {
                 lock.unlock();
             }
@@ -473,12 +549,27 @@ public final class ProgressEngine implements AutoCloseable {
         // calls on either side to show what was just sent or rung for (MPICH queues an eager message
         // internally when the peer's shared-memory cells are full), so the engine keeps to short parks.
         boolean settled = System.nanoTime() - lastActiveNanos >= options.settleNanos();
-        long sleepNanos = quiet && settled && doorbells.coversAll() ? Math.max(nanos, options.doorbellParkNanos()) : nanos;
+        long sleepNanos = nanos;
+        boolean longSleep = quiet && settled && doorbells.coversAll();
+        if (longSleep) {
+            sleepNanos = Math.max(nanos, longSleepNanos);
+        } else if (onlyEagerSends && settled && doorbells.coversAll()) {
+            // What is outstanding needs no hurry: the data is on its way, and only buffers wait for the
+            // completion. Parks of 1 ms doubling up to the long sleep, not the backoff's microseconds (a ring
+            // still wakes the engine at once; a sender that MPI left with a queued eager message, as MPICH does
+            // when the peer's cells are full, is polled within 1 ms at first).
+            sleepNanos = Math.max(nanos, eagerSendParkNanos);
+            eagerSendParkNanos = Math.min(eagerSendParkNanos * 2, Math.max(EAGER_SEND_PARK_NANOS, options.doorbellParkNanos()));
+        }
         boolean rung = doorbells.sleep(sleepNanos);
-        longSleepTimedOut = !rung && sleepNanos > options.maxParkNanos();
+        longSleepTimedOut = !rung && longSleep && sleepNanos > options.maxParkNanos();
         stats.sleptOnDoorbell(rung);
         if (rung) {
             lastActiveNanos = System.nanoTime(); // what rang may need a few polls to show: back off from the start
+            longSleepNanos = options.doorbellParkNanos();
+            eagerSendParkNanos = EAGER_SEND_PARK_NANOS;
+        } else if (longSleepTimedOut) {
+            longSleepNanos = Math.min(longSleepNanos * 2, Math.max(options.doorbellParkNanos(), LONGEST_DOORBELL_SLEEP_NANOS));
         }
         return rung;
     }

@@ -55,13 +55,24 @@ class DoorbellsTest {
         assumeTrue(Futex.SUPPORTED, "futexes need Linux on x86-64 or AArch64");
         try (Arena arena = Arena.ofShared()) {
             Doorbells[] ranks = node(arena, 2);
-            ranks[1].prepareSleep();
-            CompletableFuture<Boolean> rung = CompletableFuture.supplyAsync(() -> ranks[1].sleep(TEN_MINUTES),
-                    runnable -> Thread.ofPlatform().start(runnable));
-            Thread.sleep(100);
+            CompletableFuture<Boolean> rung = sleepInBackground(ranks[1]);
             ranks[0].announce(1);
             assertThat(rung.get(20, TimeUnit.SECONDS)).as("the sleep ended by a ring, not a timeout").isTrue();
             assertThat(ranks[1].allAnnouncedArrived()).isFalse();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aRingWithoutAMessageWakesASleepingRankAndAnnouncesNothing() throws Exception {
+        assumeTrue(Futex.SUPPORTED, "futexes need Linux on x86-64 or AArch64");
+        try (Arena arena = Arena.ofShared()) {
+            Doorbells[] ranks = node(arena, 2);
+            ranks[0].ring(1); // awake: nothing to do, and nothing is counted
+            CompletableFuture<Boolean> rung = sleepInBackground(ranks[1]);
+            ranks[0].ring(1);
+            assertThat(rung.get(20, TimeUnit.SECONDS)).as("the sleep ended by the ring, not a timeout").isTrue();
+            assertThat(ranks[1].allAnnouncedArrived()).as("a control message is not one the engine must wait for").isTrue();
         }
     }
 
@@ -99,5 +110,14 @@ class DoorbellsTest {
             ranks[r] = new Doorbells(table, r, ringable, true);
         }
         return ranks;
+    }
+
+    /** Marks {@code rank} asleep and lets it sleep (up to ten minutes) on a thread of its own, as its engine does. */
+    private static CompletableFuture<Boolean> sleepInBackground(Doorbells rank) throws InterruptedException {
+        rank.prepareSleep();
+        CompletableFuture<Boolean> rung = CompletableFuture.supplyAsync(() -> rank.sleep(TEN_MINUTES),
+                runnable -> Thread.ofPlatform().start(runnable));
+        Thread.sleep(100);
+        return rung;
     }
 }

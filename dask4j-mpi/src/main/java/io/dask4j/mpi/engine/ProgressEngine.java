@@ -182,7 +182,9 @@ public final class ProgressEngine implements AutoCloseable {
      * node, where the engine sleeps on its doorbell between messages, that wake-up was a median of 120-140 us
      * and a 90th percentile of 1-2 ms per message (traced on 5 ranks / 2 cores), paid at every hop of a chain
      * of messages (task finished, next task, fetch, reply). Posting here costs the caller one {@code MPI_Isend}
-     * and one {@code MPI_Testsome}; the engine is woken only if a request is left outstanding (a large send).
+     * and one {@code MPI_Testsome}; the engine is woken only if a request is left outstanding. With Open MPI
+     * that is nearly every send, since a small one completes only once the receiver has taken it; the woken
+     * engine then waits for it with millisecond parks ({@link #sleep}), not microsecond ones.
      */
     public boolean tryPost(Outbound work) {
         if (failure != null || callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {

@@ -2,6 +2,7 @@ package io.dask4j.cli;
 
 import io.dask4j.bench.comm.CommBenchCommand;
 import io.dask4j.bench.mpi.MpiCommBenchCommand;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Unmatched;
 /**
  * {@code dask4j bench comm --backend tcp|inproc|mpi ...}: one entry for the comm benchmarks, routing to
  * the tcp/inproc benchmark (two JVMs or two threads) or to the mpi one (which starts mpirun itself).
- * Other options are passed through; {@code --help} of each shows them.
+ * Other options are passed through; {@code --help} shows this command's options, then the chosen backend's.
+ * Called by picocli on the CLI's main thread.
  */
 @Command(name = "comm", description = "Comm latency and bandwidth: tcp and inproc here, mpi under mpirun.",
         usageHelpAutoWidth = true)
@@ -22,7 +24,9 @@ final class BenchCommCommand implements Callable<Integer> {
     @Option(names = "--backend", defaultValue = "tcp", description = "tcp, inproc or mpi (default: ${DEFAULT-VALUE})")
     String backend;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and the chosen backend's options.")
+    // Not picocli's usageHelp: that prints this router's usage and returns before call(), where the
+    // backend (and so the options the user is asking about) is known.
+    @Option(names = {"-h", "--help"}, description = "Show this help and the chosen backend's options.")
     boolean help;
 
     @Unmatched
@@ -43,6 +47,15 @@ final class BenchCommCommand implements Callable<Integer> {
             }
             default -> throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown backend '" + backend + "': expected tcp, inproc or mpi");
+        }
+        if (help) {
+            PrintWriter out = spec.commandLine().getOut();
+            spec.commandLine().usage(out);
+            out.println();
+            out.println("Options of the " + backend + " benchmark (passed through):");
+            new CommandLine(target).usage(out);
+            out.flush();
+            return 0;
         }
         return new CommandLine(target).execute(args.toArray(String[]::new));
     }

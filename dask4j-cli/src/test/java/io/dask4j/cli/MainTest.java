@@ -44,6 +44,17 @@ class MainTest {
     }
 
     @Test
+    void benchCommHelpListsTheChosenBackendsOptions() {
+        Run tcp = run("bench", "comm", "--help");
+        assertThat(tcp.code()).isZero();
+        assertThat(tcp.out()).contains("--backend", "Options of the tcp benchmark", "--sizes", "--json");
+
+        Run mpi = run("bench", "comm", "--backend", "mpi", "--help");
+        assertThat(mpi.code()).isZero();
+        assertThat(mpi.out()).contains("Options of the mpi benchmark", "--mpi", "--heap-frames", "--min-rounds");
+    }
+
+    @Test
     void anUnknownCommandFailsWithUsage() {
         Run r = run("frobnicate");
         assertThat(r.code()).isNotZero();

@@ -136,7 +136,7 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
-        /** JVM options of worker processes (default: SerialGC and C1 only, for a fast start, plus {@link #OPEN_LAMBDAS}). */
+        /** JVM options of worker processes (default: {@code -XX:+UseSerialGC} with the full JIT, plus {@link #OPEN_LAMBDAS}). */
         public Builder jvmArgs(List<String> args) {
             this.jvmArgs = List.copyOf(args);
             return this;

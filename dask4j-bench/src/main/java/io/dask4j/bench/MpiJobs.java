@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -23,9 +23,9 @@ public final class MpiJobs {
     }
 
     /**
-     * {@code mpirun} for {@code mpi} ({@code openmpi} or {@code mpich}) with {@code ranks} ranks of this JVM's
-     * java, ready for the JVM options. Open MPI runs as root and oversubscribed (more ranks than cores allowed);
-     * see {@link #mpirun(String, int, int)} for its single-copy setting.
+     * The launcher of {@code mpi} ({@code openmpi} or {@code mpich}, as {@link MpiLaunchers#find} finds it) with
+     * {@code ranks} ranks of this JVM's java, ready for the JVM options. Open MPI runs as root and oversubscribed
+     * (more ranks than cores allowed); see {@link #mpirun(String, int, int)} for its single-copy setting.
      *
      * @throws IllegalArgumentException for another {@code mpi}
      */
@@ -65,17 +65,27 @@ public final class MpiJobs {
     }
 
     private static List<String> launcherOptions(String mpi, int ranks, int cores) {
-        List<String> line = new ArrayList<>();
-        switch (mpi.toLowerCase(Locale.ROOT)) {
-            case "openmpi" -> {
-                line.addAll(List.of("mpirun.openmpi", "--allow-run-as-root", "--oversubscribe"));
-                if (ranks <= cores) {
-                    line.addAll(List.of("--mca", "btl_vader_single_copy_mechanism", "none"));
-                }
+        String kind = MpiLaunchers.kind(mpi);
+        // None found: the Debian name, so that the job fails to start with the name of the program it lacks.
+        return launcherOptions(kind, Objects.requireNonNullElse(MpiLaunchers.find(kind), "mpirun." + kind), ranks, cores);
+    }
+
+    /** {@link #launcherOptions(String, int)} with {@code launcher}, a program of MPI {@code kind}. */
+    static List<String> launcherOptions(String kind, String launcher, int ranks, int cores) {
+        // Debian installs both MPIs side by side, so its launchers name their library for the ranks; under a
+        // plain mpirun the ranks find theirs by the launcher's environment (MpiLibrary.candidates).
+        boolean debian = launcher.equals("mpirun." + kind);
+        List<String> line = new ArrayList<>(List.of(launcher));
+        if (kind.equals("openmpi")) {
+            line.addAll(List.of("--allow-run-as-root", "--oversubscribe"));
+            if (ranks <= cores) {
+                line.addAll(List.of("--mca", "btl_vader_single_copy_mechanism", "none"));
+            }
+            if (debian) {
                 line.addAll(List.of("-x", "DASK4J_MPI_LIB=libmpi.so.40"));
             }
-            case "mpich" -> line.addAll(List.of("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
-            default -> throw new IllegalArgumentException("unknown --mpi '" + mpi + "': expected openmpi or mpich");
+        } else if (debian) {
+            line.addAll(List.of("-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
         }
         return line;
     }

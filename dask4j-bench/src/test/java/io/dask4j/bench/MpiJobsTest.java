@@ -32,6 +32,15 @@ class MpiJobsTest {
     }
 
     @Test
+    void aPlainLauncherLeavesTheRanksToFindTheirLibrary() {
+        assertThat(MpiJobs.launcherOptions("openmpi", "/opt/ompi/bin/mpirun", 5, 2))
+                .containsExactly("/opt/ompi/bin/mpirun", "--allow-run-as-root", "--oversubscribe");
+        assertThat(MpiJobs.launcherOptions("mpich", "/opt/mpich/bin/mpiexec", 5, 2)).containsExactly("/opt/mpich/bin/mpiexec");
+        assertThat(MpiJobs.launcherOptions("mpich", "mpirun.mpich", 5, 2))
+                .containsExactly("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12");
+    }
+
+    @Test
     void theStartingLineShowsTheFirstWordsWithoutClassPaths() {
         assertThat(MpiJobs.describe(List.of("mpirun", "-np", "2", "java", "--class-path", "/a.jar:/b.jar", "Main")))
                 .isEqualTo("mpirun -np 2 java --class-path <class path> Main");

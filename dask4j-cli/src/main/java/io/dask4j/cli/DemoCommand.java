@@ -1,7 +1,7 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.MpiLaunchers;
 import io.dask4j.bench.seed.SeedBenchCommand;
-import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,11 +38,11 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         int size = n != null ? n : sizeForMemory();
-        String mpi = local ? null : installedMpi();
+        String mpi = local ? null : MpiLaunchers.installed();
         System.out.println("dask4j demo: sum of (x + x.T).transpose() for a random " + size + " x " + size
                 + " array (" + (8L * size * size >> 20) + " MiB), 3 workers x 1 thread");
         if (mpi != null) {
-            System.out.println("running under mpirun -np 5 (" + mpi + "): rank 0 scheduler, rank 1 client, ranks 2-4 workers, over mpi://");
+            System.out.println("running under " + MpiLaunchers.find(mpi) + " -np 5 (" + mpi + "): rank 0 scheduler, rank 1 client, ranks 2-4 workers, over mpi://");
             int code = runSeed(List.of("--backend", "mpi", "--mpi", mpi), size);
             if (code == 0) {
                 return 0;
@@ -50,8 +50,8 @@ final class DemoCommand implements Callable<Integer> {
             System.out.println("the MPI job failed (see above); running on a local tcp cluster instead");
         } else {
             System.out.println(local ? "running on a local cluster of 3 worker processes over tcp (--local)"
-                    : "mpirun not found: running on a local cluster of 3 worker processes over tcp "
-                    + "(install openmpi-bin or mpich to run over MPI)");
+                    : "no mpirun of Open MPI or MPICH found on the PATH: running on a local cluster of 3 worker "
+                    + "processes over tcp (install openmpi-bin or mpich, or load your site's MPI module, to run over MPI)");
         }
         return runSeed(List.of("--backend", "tcp"), size);
     }
@@ -82,23 +82,5 @@ final class DemoCommand implements Callable<Integer> {
             return os.getTotalMemorySize();
         }
         return Runtime.getRuntime().maxMemory();
-    }
-
-    /** "openmpi" or "mpich" if its mpirun is on the PATH (Open MPI preferred), else null. */
-    private static String installedMpi() {
-        if (onPath("mpirun.openmpi")) {
-            return "openmpi";
-        }
-        return onPath("mpirun.mpich") ? "mpich" : null;
-    }
-
-    private static boolean onPath(String program) {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String dir : path.split(File.pathSeparator)) {
-            if (!dir.isEmpty() && new File(dir, program).canExecute()) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -72,20 +72,23 @@ public final class MpiJobs {
 
     /** {@link #launcherOptions(String, int)} with {@code launcher}, a program of MPI {@code kind}. */
     static List<String> launcherOptions(String kind, String launcher, int ranks, int cores) {
-        // Debian installs both MPIs side by side, so its launchers name their library for the ranks; under a
-        // plain mpirun the ranks find theirs by the launcher's environment (MpiLibrary.candidates).
+        // Debian installs both MPIs side by side, so its launchers name their library for the ranks. A plain
+        // launcher names the library installed beside it, if any; else the ranks find theirs by the launcher's
+        // environment (MpiLibrary.candidates).
         boolean debian = launcher.equals("mpirun." + kind);
+        boolean openMpi = kind.equals("openmpi");
+        String library = debian ? (openMpi ? "libmpi.so.40" : "libmpich.so.12") : MpiLaunchers.libraryBeside(kind, launcher);
         List<String> line = new ArrayList<>(List.of(launcher));
-        if (kind.equals("openmpi")) {
+        if (openMpi) {
             line.addAll(List.of("--allow-run-as-root", "--oversubscribe"));
             if (ranks <= cores) {
                 line.addAll(List.of("--mca", "btl_vader_single_copy_mechanism", "none"));
             }
-            if (debian) {
-                line.addAll(List.of("-x", "DASK4J_MPI_LIB=libmpi.so.40"));
+            if (library != null) {
+                line.addAll(List.of("-x", "DASK4J_MPI_LIB=" + library));
             }
-        } else if (debian) {
-            line.addAll(List.of("-genv", "DASK4J_MPI_LIB", "libmpich.so.12"));
+        } else if (library != null) {
+            line.addAll(List.of("-genv", "DASK4J_MPI_LIB", library));
         }
         return line;
     }

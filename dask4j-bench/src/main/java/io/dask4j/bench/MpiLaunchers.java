@@ -2,7 +2,10 @@ package io.dask4j.bench;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +19,9 @@ import java.util.concurrent.TimeUnit;
  * or {@code mpiexec}, whose {@code --version} says it ("mpirun (Open MPI) 4.1.4", "mpiexec (OpenRTE) ...", or
  * MPICH's and Intel MPI's "HYDRA build details").
  *
+ * <p>Only the first {@code mpirun} and the first {@code mpiexec} on the PATH are asked: a job's ranks get the
+ * environment of the launcher that starts them, so one shadowed by another MPI's would be the wrong one anyway.
+ *
  * <p>Stateless apart from a per-process memo of the answers (asking a plain launcher starts a process). Any thread.
  */
 public final class MpiLaunchers {
@@ -24,6 +30,8 @@ public final class MpiLaunchers {
     static final List<String> KINDS = List.of("openmpi", "mpich");
     private static final List<String> PLAIN_NAMES = List.of("mpirun", "mpiexec");
     private static final long VERSION_TIMEOUT_SECONDS = 10;
+    /** Enough of a {@code --version} answer to tell the MPI (they are a few lines). */
+    private static final int VERSION_BYTES = 64 << 10;
     private static final Map<String, String> FOUND = new ConcurrentHashMap<>();
     private static final String NONE = "";
 
@@ -39,10 +47,17 @@ public final class MpiLaunchers {
      */
     public static String find(String mpi) {
         String kind = kind(mpi);
-        String found = FOUND.computeIfAbsent(kind, k -> {
-            String program = find(k, System.getenv().getOrDefault("PATH", ""));
-            return program == null ? NONE : program;
-        });
+        String found = FOUND.get(kind);
+        if (found == null) {
+            String program;
+            try {
+                program = find(kind, System.getenv().getOrDefault("PATH", ""));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null; // not remembered: an interrupted look says nothing about what is installed
+            }
+            found = FOUND.computeIfAbsent(kind, k -> program == null ? NONE : program);
+        }
         return found.equals(NONE) ? null : found;
     }
 
@@ -57,7 +72,7 @@ public final class MpiLaunchers {
     }
 
     /** {@link #find(String)} on the directories of {@code path}, without the memo. */
-    static String find(String kind, String path) {
+    static String find(String kind, String path) throws InterruptedException {
         String debianName = "mpirun." + kind;
         if (onPath(debianName, path) != null) {
             return debianName;
@@ -104,23 +119,62 @@ public final class MpiLaunchers {
         return null;
     }
 
-    /** What {@code program --version} printed (both streams), or "" if it failed or took too long. */
-    private static String versionText(File program) {
+    /**
+     * The MPI library installed beside a plain launcher ({@code <its directory>/../lib} or {@code ../lib64}), as an
+     * absolute path, or null. A site's MPI found by its programs' run paths need not be on {@code LD_LIBRARY_PATH},
+     * where a rank loading a library by name would look; without this the rank could load another MPI's library.
+     */
+    static String libraryBeside(String kind, String launcher) {
+        Path bin = Path.of(launcher).toAbsolutePath().getParent();
+        if (bin == null || bin.getParent() == null) {
+            return null;
+        }
+        List<String> names = kind.equals("openmpi") ? List.of("libmpi.so.40", "libmpi.so")
+                : List.of("libmpich.so.12", "libmpi.so.12", "libmpich.so");
+        for (String dir : List.of("lib", "lib64")) {
+            for (String name : names) {
+                Path library = bin.getParent().resolve(dir).resolve(name);
+                if (Files.isRegularFile(library)) {
+                    return library.normalize().toString();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What {@code program --version} printed (both streams, at most {@link #VERSION_BYTES}), or "" if it failed or
+     * did not finish within {@link #VERSION_TIMEOUT_SECONDS}. The answer goes to a file, not a pipe: a launcher
+     * that leaves a child holding its output cannot keep a read from ending, and a long answer cannot block it.
+     */
+    private static String versionText(File program) throws InterruptedException {
+        Path answer = null;
+        Process p = null;
         try {
-            Process p = new ProcessBuilder(program.getPath(), "--version").redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            // Wait, then read: --version prints a few lines, far less than a pipe holds, so the program never
-            // blocks on its output; the wait bounds one that hangs.
+            answer = Files.createTempFile("dask4j-mpirun-version-", ".txt");
+            p = new ProcessBuilder(program.getPath(), "--version").redirectErrorStream(true)
+                    .redirectOutput(answer.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
             if (!p.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
                 return "";
             }
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            try (InputStream in = Files.newInputStream(answer)) {
+                return new String(in.readNBytes(VERSION_BYTES), StandardCharsets.UTF_8);
+            }
         } catch (IOException e) {
             return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
+        } finally {
+            if (p != null && p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            if (answer != null) {
+                try {
+                    Files.deleteIfExists(answer);
+                } catch (IOException ignored) {
+                    // a few bytes left in the temporary directory
+                }
+            }
         }
     }
 }

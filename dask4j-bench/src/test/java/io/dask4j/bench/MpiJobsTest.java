@@ -2,8 +2,13 @@ package io.dask4j.bench;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,24 +16,37 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MpiJobsTest {
 
+    /** The launcher this machine's jobs use: whatever MpiLaunchers finds, else the Debian name. */
+    private static String launcher(String kind) {
+        return Objects.requireNonNullElse(MpiLaunchers.find(kind), "mpirun." + kind);
+    }
+
     @Test
     void eachMpiGetsItsLauncherAndThisJava() {
         List<String> open = MpiJobs.mpirun("OpenMPI", 4);
-        assertThat(open.getFirst()).isEqualTo("mpirun.openmpi");
-        assertThat(open).contains("--allow-run-as-root", "--oversubscribe", "DASK4J_MPI_LIB=libmpi.so.40");
+        assertThat(open.getFirst()).isEqualTo(launcher("openmpi"));
+        assertThat(open).contains("--allow-run-as-root", "--oversubscribe");
         assertThat(open.get(open.indexOf("-np") + 1)).isEqualTo("4");
         assertThat(open.getLast()).endsWith("java");
-        assertThat(MpiJobs.mpirun("mpich", 3)).startsWith("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12", "-np", "3");
+        assertThat(MpiJobs.mpirun("mpich", 3)).startsWith(launcher("mpich")).containsSequence("-np", "3");
         assertThatThrownBy(() -> MpiJobs.mpirun("lam", 2)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("openmpi or mpich");
     }
 
     @Test
+    void debiansLaunchersNameTheirLibrary() {
+        assertThat(MpiJobs.launcherOptions("openmpi", "mpirun.openmpi", 5, 2))
+                .containsExactly("mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-x", "DASK4J_MPI_LIB=libmpi.so.40");
+        assertThat(MpiJobs.launcherOptions("mpich", "mpirun.mpich", 5, 2))
+                .containsExactly("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12");
+    }
+
+    @Test
     void openMpiKeepsSingleCopyOnlyWhenRanksOutnumberCores() {
-        assertThat(MpiJobs.mpirun("openmpi", 2, 2)).containsSequence("--mca", "btl_vader_single_copy_mechanism", "none");
-        assertThat(MpiJobs.mpirun("openmpi", 5, 2)).doesNotContain("btl_vader_single_copy_mechanism")
-                .contains("DASK4J_MPI_LIB=libmpi.so.40");
-        assertThat(MpiJobs.mpirun("mpich", 5, 2)).doesNotContain("btl_vader_single_copy_mechanism");
+        assertThat(MpiJobs.launcherOptions("openmpi", "mpirun.openmpi", 2, 2))
+                .containsSequence("--mca", "btl_vader_single_copy_mechanism", "none");
+        assertThat(MpiJobs.launcherOptions("openmpi", "mpirun.openmpi", 5, 2)).doesNotContain("btl_vader_single_copy_mechanism");
+        assertThat(MpiJobs.launcherOptions("mpich", "mpirun.mpich", 2, 2)).doesNotContain("btl_vader_single_copy_mechanism");
     }
 
     @Test
@@ -36,8 +54,14 @@ class MpiJobsTest {
         assertThat(MpiJobs.launcherOptions("openmpi", "/opt/ompi/bin/mpirun", 5, 2))
                 .containsExactly("/opt/ompi/bin/mpirun", "--allow-run-as-root", "--oversubscribe");
         assertThat(MpiJobs.launcherOptions("mpich", "/opt/mpich/bin/mpiexec", 5, 2)).containsExactly("/opt/mpich/bin/mpiexec");
-        assertThat(MpiJobs.launcherOptions("mpich", "mpirun.mpich", 5, 2))
-                .containsExactly("mpirun.mpich", "-genv", "DASK4J_MPI_LIB", "libmpich.so.12");
+    }
+
+    @Test
+    void aPlainLauncherNamesTheLibraryInstalledBesideIt(@TempDir Path prefix) throws IOException {
+        Path lib = Files.createDirectories(prefix.resolve("lib")).resolve("libmpich.so.12");
+        Files.writeString(lib, "");
+        String launcher = prefix.resolve("bin/mpiexec").toString();
+        assertThat(MpiJobs.launcherOptions("mpich", launcher, 5, 2)).containsExactly(launcher, "-genv", "DASK4J_MPI_LIB", lib.toString());
     }
 
     @Test

@@ -19,15 +19,19 @@ class MpiLaunchersTest {
 
     /** A fake launcher in {@code dir} that prints {@code version} for --version. */
     private Path fake(Path dir, String name, String version) throws IOException {
+        return fakeScript(dir, name, "printf '%s\\n' '" + version + "'");
+    }
+
+    private Path fakeScript(Path dir, String name, String body) throws IOException {
         Files.createDirectories(dir);
         Path program = dir.resolve(name);
-        Files.writeString(program, "#!/bin/sh\nprintf '%s\\n' '" + version + "'\n");
+        Files.writeString(program, "#!/bin/sh\n" + body + "\n");
         Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwxr-xr-x"));
         return program;
     }
 
     @Test
-    void aPlainMpirunIsTakenForTheMpiItsVersionNames() throws IOException {
+    void aPlainMpirunIsTakenForTheMpiItsVersionNames() throws Exception {
         Path open = fake(dir.resolve("ompi/bin"), "mpirun", "mpirun (Open MPI) 5.0.3");
         Path hydra = fake(dir.resolve("mpich/bin"), "mpiexec", "HYDRA build details:\n    Version: 4.1.2");
 
@@ -40,17 +44,36 @@ class MpiLaunchersTest {
     }
 
     @Test
-    void debiansNamedLauncherComesBeforeAPlainOne() throws IOException {
+    void debiansNamedLauncherComesBeforeAPlainOne() throws Exception {
         fake(dir, "mpirun", "mpirun (Open MPI) 4.1.4");
         fake(dir, "mpirun.openmpi", "mpirun (Open MPI) 4.1.4");
         assertThat(MpiLaunchers.find("openmpi", dir.toString())).isEqualTo("mpirun.openmpi");
     }
 
     @Test
-    void aLauncherOfAnotherMpiOrNoneAtAllIsNotFound() throws IOException {
+    void aLauncherOfAnotherMpiOrNoneAtAllIsNotFound() throws Exception {
         Path other = fake(dir.resolve("lam"), "mpirun", "LAM/MPI 7.1.4");
         assertThat(MpiLaunchers.find("openmpi", other.getParent().toString())).isNull();
-        assertThat(MpiLaunchers.find("openmpi", dir.resolve("empty") + File.pathSeparator)).isNull();
+        Files.createDirectories(dir.resolve("odd/mpirun")); // a directory of that name is no program
+        assertThat(MpiLaunchers.find("openmpi", dir.resolve("odd") + File.pathSeparator + dir.resolve("none"))).isNull();
+    }
+
+    @Test
+    void anAnswerOnStandardErrorCountsAndAFailingProgramIsNoLauncher() throws Exception {
+        Path stderr = fakeScript(dir.resolve("e"), "mpiexec", "echo 'mpiexec (OpenRTE) 4.1.4' >&2");
+        assertThat(MpiLaunchers.find("openmpi", stderr.getParent().toString())).isEqualTo(stderr.toString());
+        Path failing = fakeScript(dir.resolve("f"), "mpirun", "exit 1");
+        assertThat(MpiLaunchers.find("openmpi", failing.getParent().toString())).isNull();
+    }
+
+    @Test
+    void theLibraryBesideAPlainLauncherIsNamedByItsAbsolutePath() throws IOException {
+        Path launcher = fake(dir.resolve("ompi/bin"), "mpirun", "mpirun (Open MPI) 5.0.3");
+        assertThat(MpiLaunchers.libraryBeside("openmpi", launcher.toString())).isNull();
+        Path library = Files.createDirectories(dir.resolve("ompi/lib64")).resolve("libmpi.so.40");
+        Files.writeString(library, "");
+        assertThat(MpiLaunchers.libraryBeside("openmpi", launcher.toString())).isEqualTo(library.toString());
+        assertThat(MpiLaunchers.libraryBeside("mpich", launcher.toString())).isNull();
     }
 
     @Test

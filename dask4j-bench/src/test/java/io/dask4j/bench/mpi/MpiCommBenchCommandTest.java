@@ -1,6 +1,7 @@
 package io.dask4j.bench.mpi;
 
 import org.junit.jupiter.api.Test;
+import io.dask4j.bench.MpiJobs;
 import picocli.CommandLine;
 
 import java.util.List;
@@ -19,17 +20,17 @@ class MpiCommBenchCommandTest {
     @Test
     void openMpiJobsRunTwoRanksOfThisJavaWithTheLongClassPathOption() {
         List<String> line = parse("--mpi", "openmpi", "--sizes", "8,1024", "--iterations", "100").command();
-        assertThat(line.getFirst()).isEqualTo("mpirun.openmpi");
+        assertThat(line).startsWith(MpiJobs.launcherOptions("openmpi", 2).toArray(String[]::new));
         assertThat(line).contains("--allow-run-as-root", "--oversubscribe", "--class-path", "--enable-native-access=ALL-UNNAMED",
                 MpiBenchRank.class.getName(), "8,1024", "100", "native").doesNotContain("-cp");
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("2");
     }
 
     @Test
-    void mpichJobsUseHydraAndNameTheMpichLibrary() {
+    void mpichJobsUseTheMpichLauncher() {
         List<String> line = parse("--mpi", "MPICH", "--heap-frames").command();
-        assertThat(line.getFirst()).isEqualTo("mpirun.mpich");
-        assertThat(line).contains("libmpich.so.12", "8,1024,1048576,16777216,67108864", "heap");
+        assertThat(line).startsWith(MpiJobs.launcherOptions("mpich", 2).toArray(String[]::new));
+        assertThat(line).contains("8,1024,1048576,16777216,67108864", "heap");
     }
 
     @Test

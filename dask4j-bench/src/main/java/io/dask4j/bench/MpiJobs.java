@@ -67,7 +67,7 @@ public final class MpiJobs {
     private static List<String> launcherOptions(String mpi, int ranks, int cores) {
         String kind = MpiLaunchers.kind(mpi);
         // None found: the Debian name, so that the job fails to start with the name of the program it lacks.
-        return launcherOptions(kind, Objects.requireNonNullElse(MpiLaunchers.find(kind), "mpirun." + kind), ranks, cores);
+        return launcherOptions(kind, Objects.requireNonNullElse(MpiLaunchers.find(kind), MpiLaunchers.debianName(kind)), ranks, cores);
     }
 
     /** {@link #launcherOptions(String, int)} with {@code launcher}, a program of MPI {@code kind}. */
@@ -75,9 +75,9 @@ public final class MpiJobs {
         // Debian installs both MPIs side by side, so its launchers name their library for the ranks. A plain
         // launcher names the library installed beside it, if any; else the ranks find theirs by the launcher's
         // environment (MpiLibrary.candidates).
-        boolean debian = launcher.equals("mpirun." + kind);
+        boolean debian = launcher.equals(MpiLaunchers.debianName(kind));
+        String library = debian ? MpiLaunchers.sonames(kind).getFirst() : MpiLaunchers.libraryBeside(kind, launcher);
         boolean openMpi = kind.equals("openmpi");
-        String library = debian ? (openMpi ? "libmpi.so.40" : "libmpich.so.12") : MpiLaunchers.libraryBeside(kind, launcher);
         List<String> line = new ArrayList<>(List.of(launcher));
         if (openMpi) {
             line.addAll(List.of("--allow-run-as-root", "--oversubscribe"));

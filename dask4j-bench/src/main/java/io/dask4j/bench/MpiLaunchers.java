@@ -1,5 +1,7 @@
 package io.dask4j.bench;
 
+import io.dask4j.mpi.binding.MpiLibrary;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,9 +73,19 @@ public final class MpiLaunchers {
         return null;
     }
 
+    /** Debian's name for the launcher of {@code kind} ({@code mpirun.openmpi}, {@code mpirun.mpich}). */
+    static String debianName(String kind) {
+        return "mpirun." + kind;
+    }
+
+    /** The sonames of {@code kind}'s library, Debian's first ({@link MpiLibrary}'s lists). */
+    static List<String> sonames(String kind) {
+        return kind.equals("openmpi") ? MpiLibrary.OPEN_MPI_NAMES : MpiLibrary.MPICH_NAMES;
+    }
+
     /** {@link #find(String)} on the directories of {@code path}, without the memo. */
     static String find(String kind, String path) throws InterruptedException {
-        String debianName = "mpirun." + kind;
+        String debianName = debianName(kind);
         if (onPath(debianName, path) != null) {
             return debianName;
         }
@@ -129,10 +141,8 @@ public final class MpiLaunchers {
         if (bin == null || bin.getParent() == null) {
             return null;
         }
-        List<String> names = kind.equals("openmpi") ? List.of("libmpi.so.40", "libmpi.so")
-                : List.of("libmpich.so.12", "libmpi.so.12", "libmpich.so");
         for (String dir : List.of("lib", "lib64")) {
-            for (String name : names) {
+            for (String name : sonames(kind)) {
                 Path library = bin.getParent().resolve(dir).resolve(name);
                 if (Files.isRegularFile(library)) {
                     return library.normalize().toString();

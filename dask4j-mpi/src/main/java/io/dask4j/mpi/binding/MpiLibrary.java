@@ -25,8 +25,10 @@ public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
 
     public static final String LIB_ENV = "DASK4J_MPI_LIB";
     public static final String LIB_PROPERTY = "dask4j.mpi.lib";
-    static final List<String> OPEN_MPI_NAMES = List.of("libmpi.so.40", "libmpi.so");
-    static final List<String> MPICH_NAMES = List.of("libmpich.so.12", "libmpi.so.12", "libmpich.so");
+    /** Sonames of Open MPI's library, the one Debian installs first. */
+    public static final List<String> OPEN_MPI_NAMES = List.of("libmpi.so.40", "libmpi.so");
+    /** Sonames of MPICH's library (and of MPICH-ABI MPIs such as Intel MPI), the one Debian installs first. */
+    public static final List<String> MPICH_NAMES = List.of("libmpich.so.12", "libmpi.so.12", "libmpich.so");
 
     private static volatile MpiLibrary loaded;
 

@@ -22,15 +22,32 @@ public final class Chunks {
         this.colStarts = starts(colSizes);
     }
 
+    /** The most doubles one block may hold: a block is one {@code double[]}, and JVMs refuse arrays near 2^31. */
+    static final long MAX_BLOCK_ELEMENTS = Integer.MAX_VALUE - 8;
+
     static Chunks of2d(int[] rowSizes, int[] colSizes, int nrows, int ncols) {
         check(rowSizes, nrows, "row");
         check(colSizes, ncols, "column");
+        checkBlockSize(largest(rowSizes), largest(colSizes));
         return new Chunks(2, rowSizes.clone(), colSizes.clone());
     }
 
     static Chunks of1d(int[] sizes, int n) {
         check(sizes, n, "element");
+        checkBlockSize(1, largest(sizes));
         return new Chunks(1, new int[]{1}, sizes.clone());
+    }
+
+    /** Refused while the graph is built, instead of as a NegativeArraySizeException on a worker. */
+    private static void checkBlockSize(int rows, int cols) {
+        if ((long) rows * cols > MAX_BLOCK_ELEMENTS) {
+            throw new IllegalArgumentException("chunks of " + rows + " x " + cols + " doubles exceed the "
+                    + MAX_BLOCK_ELEMENTS + " a block (one Java array) can hold; choose smaller chunks");
+        }
+    }
+
+    private static int largest(int[] sizes) {
+        return Arrays.stream(sizes).max().orElse(0);
     }
 
     /** Sizes {@code chunk, chunk, ..., rest} covering {@code n} (one empty chunk for n = 0). */
@@ -41,7 +58,7 @@ public final class Chunks {
         if (n == 0) {
             return new int[]{0};
         }
-        int count = (n + chunk - 1) / chunk;
+        int count = (n - 1) / chunk + 1; // not (n + chunk - 1) / chunk, which overflows for a chunk near 2^31
         int[] out = new int[count];
         Arrays.fill(out, chunk);
         out[count - 1] = n - chunk * (count - 1);

@@ -5,6 +5,7 @@ import io.dask4j.runtime.client.DaskFuture;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -26,8 +27,8 @@ import java.util.concurrent.TimeoutException;
  * build one fused expression per output block over the blocks of the materialized arrays below
  * ({@link BlockExpr}), evaluated tile by tile when the block is needed. So {@code (x + x.T).transpose().sum()}
  * is one task per block reading blocks {@code (i, j)} and {@code (j, i)} of {@code x} and returning that
- * block's partial sum, then a tree of combine tasks. Reductions, rechunk, matmul, mapBlocks, compute and
- * persist materialize what they read.
+ * block's partial sum, then a tree of combine tasks: a reduction folds the fused expression as it goes and
+ * materializes nothing full-size. Rechunk, matmul, mapBlocks, compute and persist materialize what they read.
  *
  * <p>Every block is a row-major {@code double[]}; blocks travel between workers as raw frames. Task keys
  * are fresh per operation, so building the same expression again computes anew.
@@ -85,9 +86,10 @@ public final class DArray {
         return chunks;
     }
 
-    /** Tasks that computing this array would run now (persisted inputs count none). */
+    /** Tasks that computing this array would run now: those its blocks need (persisted inputs count none). */
     public int taskCount() {
-        return Source.taskCount(slots) + (isPlain() ? 0 : chunks.blocks());
+        Source src = materialize();
+        return src.persisted() ? 0 : src.graph().sizeFor(Arrays.asList(src.keys));
     }
 
     /** Whether this array is exactly the blocks of a materialized source (no fused work pending). */
@@ -301,7 +303,7 @@ public final class DArray {
 
     /** The whole-array reduction {@code op} ("sum", "mean", "min" or "max") with a tree of fan-in {@code fanIn}. */
     public DScalar reduce(String op, int fanIn) {
-        return Reductions.all(this, Reductions.op(op), fanIn, op.equals("mean"));
+        return Reductions.all(this, Reductions.op(op), fanIn, Reductions.isMean(op));
     }
 
     /** Sum over {@code axis} (0: down the rows, one value per column; 1: along each row) as a 1-D array. */
@@ -323,7 +325,7 @@ public final class DArray {
 
     /** The reduction {@code op} ("sum", "mean", "min" or "max") over {@code axis} with a tree of fan-in {@code fanIn}. */
     public DArray reduce(String op, int axis, int fanIn) {
-        return Reductions.axis(this, Reductions.op(op), axis, fanIn, op.equals("mean"));
+        return Reductions.axis(this, Reductions.op(op), axis, fanIn, Reductions.isMean(op));
     }
 
     // ---- running -------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ public final class DScalar {
 
     /** Tasks one compute runs (persisted inputs count none). */
     public int taskCount() {
-        return Source.taskCount(java.util.List.of(source));
+        return source.graph().sizeFor(java.util.Arrays.asList(source.keys));
     }
 
     @Override

@@ -13,8 +13,10 @@ public record Matrix(int rows, int cols, double[] data) {
         }
     }
 
+    /** The value at row {@code r}, column {@code c} (for a 1-D array: {@code get(0, i)}). */
     public double get(int r, int c) {
-        return data[r * cols + c];
+        // Checked per index: r * cols + c alone would let a column past the end read the next row.
+        return data[java.util.Objects.checkIndex(r, rows) * cols + java.util.Objects.checkIndex(c, cols)];
     }
 
     /** A copy as {@code double[rows][cols]}. */

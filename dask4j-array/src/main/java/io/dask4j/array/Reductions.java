@@ -25,8 +25,14 @@ final class Reductions {
         };
     }
 
+    /** Whether {@code name} asks for a mean (a sum divided by the count), in any case as {@link #op} takes it. */
+    static boolean isMean(String name) {
+        return name.toLowerCase(Locale.ROOT).equals("mean");
+    }
+
     static DScalar all(DArray a, ReduceOp op, int fanIn, boolean mean) {
         checkFanIn(fanIn);
+        checkNotEmpty(op, (long) a.chunks.rows() * a.chunks.cols(), a);
         Source.Builder out = new Source.Builder(op.name().toLowerCase(Locale.ROOT), Chunks.of1d(new int[]{1}, 1)).dependsOn(a.slots);
         List<String> partials = new ArrayList<>();
         for (int b = 0; b < a.chunks.blocks(); b++) {
@@ -46,6 +52,7 @@ final class Reductions {
                     + a.ndim() + ", axis " + axis + "); reduce a 1-D array with sum(), min(), max() or mean()");
         }
         Chunks ch = a.chunks;
+        checkNotEmpty(op, axis == 0 ? ch.rows() : ch.cols(), a);
         int[] sizes = axis == 0 ? ch.colSizes() : ch.rowSizes();
         Chunks outChunks = Chunks.of1d(sizes, axis == 0 ? ch.cols() : ch.rows());
         Source.Builder out = new Source.Builder(op.name().toLowerCase(Locale.ROOT) + "-axis" + axis, outChunks).dependsOn(a.slots);
@@ -93,6 +100,17 @@ final class Reductions {
             depth++;
         }
         return level.getFirst();
+    }
+
+    /**
+     * min and max of nothing have no value (NumPy raises too); the identities they start from, +/-infinity,
+     * would otherwise come back as if they were data. A sum of nothing is 0 and a mean NaN, as in NumPy.
+     */
+    private static void checkNotEmpty(ReduceOp op, long reduced, DArray a) {
+        if (reduced == 0 && op != ReduceOp.SUM) {
+            throw new IllegalArgumentException(op.name().toLowerCase(Locale.ROOT) + " of an empty extent of an array of shape "
+                    + a.chunks.shapeText() + " has no value");
+        }
     }
 
     private static void checkFanIn(int fanIn) {

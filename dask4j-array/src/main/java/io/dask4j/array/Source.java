@@ -138,15 +138,6 @@ final class Source {
         return g;
     }
 
-    /** How many tasks computing {@code roots} takes (persisted sources count none, shared ones once). */
-    static int taskCount(List<Source> roots) {
-        int n = 0;
-        for (Source s : closure(roots)) {
-            n += s.tasks.size();
-        }
-        return n;
-    }
-
     private static List<Source> closure(List<Source> roots) {
         Set<Source> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Source> order = new ArrayList<>();

@@ -103,6 +103,7 @@ abstract class ArrayContract {
         assertThat(x.max().compute(client())).isEqualTo(Reference.reduce(rx, Math::max, Double.NEGATIVE_INFINITY));
         assertClose(x.reduce("sum", 2).compute(client()), sum);
         assertClose(x.reduce("mean", 3).compute(client()), sum / rx.length);
+        assertClose(x.reduce("MEAN", 3).compute(client()), sum / rx.length);   // the name in any case, as the op
     }
 
     @Test
@@ -115,6 +116,7 @@ abstract class ArrayContract {
             assertClose(x.sum(axis).computeVector(client()), sums);
             assertClose(x.reduce("sum", axis, 2).computeVector(client()), sums);
             assertClose(x.mean(axis).computeVector(client()), Reference.map(sums, v -> v / count));
+            assertClose(x.reduce("Mean", axis, 2).computeVector(client()), Reference.map(sums, v -> v / count));
             assertThat(x.min(axis).computeVector(client())).isEqualTo(Reference.reduce(rx, R, C, axis, Math::min, Double.POSITIVE_INFINITY));
             assertThat(x.max(axis).computeVector(client())).isEqualTo(Reference.reduce(rx, R, C, axis, Math::max, Double.NEGATIVE_INFINITY));
         }

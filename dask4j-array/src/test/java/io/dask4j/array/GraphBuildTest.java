@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Graph construction without a cluster: fusion, task counts, fresh keys, auto chunks. */
 class GraphBuildTest {
@@ -53,11 +54,45 @@ class GraphBuildTest {
     }
 
     @Test
+    void chunkSizesAreCheckedWhileTheGraphIsBuilt() {
+        // A chunk as large as an int can be: one chunk along that axis (its count used to overflow).
+        assertThat(DArrays.zeros(10, 7, ChunkSpec.of(Integer.MAX_VALUE)).chunks().blocks()).isEqualTo(1);
+        assertThat(DArrays.zeros(10, 7, ChunkSpec.of(3, Integer.MAX_VALUE)).chunks().blockCols()).isEqualTo(1);
+        // A block is one double[]: 50,000² doubles do not fit, whichever the creation function.
+        assertThatThrownBy(() -> DArrays.random(50_000, 50_000, ChunkSpec.of(50_000), 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("smaller chunks");
+        assertThatThrownBy(() -> DArrays.zeros(65_536, 65_536, ChunkSpec.of(65_536)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("smaller chunks");
+        assertThat(DArrays.zeros(65_536, 65_536, ChunkSpec.of(32_768)).chunks().blocks()).isEqualTo(4);
+    }
+
+    @Test
+    void minAndMaxOfAnEmptyExtentAreRefusedWhileSumAndMeanFollowNumPy() {
+        DArray empty = DArrays.zeros(0, 5, ChunkSpec.of(2));
+        assertThatThrownBy(empty::min).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("empty");
+        assertThatThrownBy(empty::max).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("empty");
+        assertThatThrownBy(() -> empty.min(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> empty.reduce("max", 0, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(empty.sum().taskCount()).isPositive();
+        assertThat(empty.max(1).shape()).containsExactly(0);   // nothing is reduced over an empty result
+    }
+
+    @Test
+    void aMatrixChecksEachIndex() {
+        Matrix m = new Matrix(2, 3, new double[] {0, 1, 2, 3, 4, 5});
+        assertThat(m.get(1, 2)).isEqualTo(5);
+        assertThatThrownBy(() -> m.get(0, 3)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> m.get(2, 0)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> m.get(-1, 0)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
     void transposesAndSlicesAddNoTasks() {
         DArray x = DArrays.random(100, 100, ChunkSpec.of(10), 1);
         assertThat(x.T().taskCount()).isEqualTo(100 + 100);   // computing a transpose materializes it
         assertThat(x.T().T().taskCount()).isEqualTo(100);     // ...but a double transpose is x itself
         assertThat(x.taskCount()).isEqualTo(100);
-        assertThat(x.slice(5, 15, 5, 15).add(1).taskCount()).isEqualTo(100 + 4);
+        // Only the 2 x 2 blocks of x under the slice are computed, then one fused task per block of the slice.
+        assertThat(x.slice(5, 15, 5, 15).add(1).taskCount()).isEqualTo(4 + 4);
     }
 }

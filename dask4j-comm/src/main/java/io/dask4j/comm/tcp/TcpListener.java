@@ -78,9 +78,14 @@ final class TcpListener implements Listener {
                 Comm comm = new TcpComm(channel, TcpBackend.address(localSocket), TcpBackend.address(remote),
                         options.maxMessageBytes());
                 onAccept.accept(comm);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+                // OutOfMemoryError too ("Cannot reserve direct buffer memory" for a connection's buffers): it
+                // costs this connection, not the loop, which would otherwise end and leave the port open and deaf.
                 LOG.warn("dropping connection accepted on {}: {}", bound, e.toString());
                 closeQuietly(channel);
+                if (e instanceof OutOfMemoryError) {
+                    pause();
+                }
             }
         }
     }

@@ -136,8 +136,11 @@ final class MsgpackReader {
     }
 
     private byte[] bytes(int n) {
+        // The length is the peer's claim: check it against the bytes left before allocating, so that a
+        // few-byte header cannot make this process allocate (and zero) gigabytes.
+        ByteBuffer source = need(n);
         byte[] bytes = new byte[n];
-        need(n).get(bytes);
+        source.get(bytes);
         return bytes;
     }
 

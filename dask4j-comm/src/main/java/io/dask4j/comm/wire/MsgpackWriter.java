@@ -147,7 +147,7 @@ final class MsgpackWriter {
 
     /** Any header field value; see {@link io.dask4j.comm.Message} for the allowed types. */
     void value(Object v, String field) {
-        value(v, field, 0);
+        value(v, field, 1); // a field's value sits one level down, inside the fields map, as MsgpackReader counts
     }
 
     private void value(Object v, String field, int depth) {

@@ -55,7 +55,8 @@ public final class WireCodec {
      * Encodes the prelude and header of {@code message}. The returned heap buffer (position 0, limit the
      * encoded length) is this codec's own and is valid until the next call.
      *
-     * @throws IllegalArgumentException if a field holds a type the header cannot carry
+     * @throws IllegalArgumentException if a field holds a type the header cannot carry, nests deeper than a receiver
+     *     reads, or the header exceeds {@link #MAX_HEADER_BYTES}
      */
     public ByteBuffer encodeHeader(Message message) {
         writer.reset();
@@ -79,6 +80,11 @@ public final class WireCodec {
             writer.raw(kindOf(f));
         }
         int length = writer.position();
+        if (length - PRELUDE_BYTES > MAX_HEADER_BYTES) {
+            // Refused here, where the caller learns which message; a receiver would drop the whole connection.
+            throw new IllegalArgumentException("the header of '" + message.op() + "' takes " + (length - PRELUDE_BYTES)
+                    + " bytes, more than the " + MAX_HEADER_BYTES + " a header may; put large values in frames");
+        }
         byte[] array = writer.array();
         array[0] = MAGIC_0;
         array[1] = MAGIC_1;
@@ -171,7 +177,7 @@ public final class WireCodec {
      */
     public static void checkEncodable(Message message) {
         for (Map.Entry<String, Object> e : message.fields().entrySet()) {
-            checkValue(e.getValue(), e.getKey(), 0);
+            checkValue(e.getValue(), e.getKey(), 1); // inside the fields map, as MsgpackWriter and MsgpackReader count
         }
     }
 

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -108,6 +109,26 @@ class TcpWireTest {
             assertDropped(s);
         }
         assertStillServes();
+    }
+
+    @Test
+    void anOutOfMemoryErrorSettingUpOneConnectionDropsItAndTheListenerKeepsAccepting() throws Exception {
+        AtomicInteger accepted = new AtomicInteger();
+        TcpListener raw = new TcpListener(TcpBackend.LOOPBACK_ANY_PORT, options, comm -> {
+            if (accepted.incrementAndGet() == 1) {
+                throw new OutOfMemoryError("simulated: Cannot reserve direct buffer memory");
+            }
+            comm.write(Message.of("served"));
+        });
+        listener = raw;
+        raw.start();
+        try (Socket first = rawSocket()) {
+            assertThat(first.getInputStream().read()).as("the first connection is closed").isEqualTo(-1);
+        }
+        try (Socket second = rawSocket()) {
+            assertThat(second.getInputStream().read()).as("the second is served: the wire's magic").isEqualTo('D');
+        }
+        assertThat(accepted).hasValue(2);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
 import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -139,6 +140,53 @@ class WireCodecTest {
         byte[] badUtf8 = {(byte) 0xa2, (byte) 0xc3, (byte) 0x28};
         assertThatThrownBy(() -> new MsgpackReader(ByteBuffer.wrap(badUtf8)).value())
                 .isInstanceOf(ProtocolException.class).hasMessageContaining("UTF-8");
+    }
+
+    @Test
+    void whatTheEncoderAcceptsTheDecoderReads() {
+        int encodable = 0;
+        int refused = 0;
+        for (int depth = 60; depth <= 68; depth++) {
+            Object nested = 1L;
+            for (int i = 0; i < depth; i++) {
+                nested = List.of(nested);
+            }
+            Message m = Message.of("deep", Map.of("v", nested));
+            byte[] header;
+            try {
+                header = codec.encodeHeaderToArray(m);
+            } catch (IllegalArgumentException e) {
+                assertThatThrownBy(() -> WireCodec.checkEncodable(m)).as("inproc agrees at depth " + depth)
+                        .isInstanceOf(IllegalArgumentException.class);
+                refused++;
+                continue;
+            }
+            WireCodec.checkEncodable(m);
+            ByteBuffer b = ByteBuffer.wrap(header, WireCodec.PRELUDE_BYTES, header.length - WireCodec.PRELUDE_BYTES);
+            assertThat(WireCodec.decodeHeader(b, Long.MAX_VALUE).fields()).as("depth " + depth).containsKey("v");
+            encodable++;
+        }
+        assertThat(encodable).isPositive();
+        assertThat(refused).isPositive();
+        Message huge = Message.of("huge", Map.of("blob", new byte[WireCodec.MAX_HEADER_BYTES + 1]));
+        assertThatThrownBy(() -> codec.encodeHeader(huge)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("frames");
+    }
+
+    @Test
+    void aLyingStringOrBinaryLengthIsRefusedBeforeItsBufferIsAllocated() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        // str32 and bin32 claiming 2 GiB in a 5-byte value; the op position of a header, and a bare value.
+        for (int type : new int[] {0xdb, 0xc6}) {
+            byte[] value = {(byte) type, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xf0};
+            byte[] header = {(byte) 0x94, (byte) type, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xf0};
+            long before = threads.getCurrentThreadAllocatedBytes();
+            assertThatThrownBy(() -> new MsgpackReader(ByteBuffer.wrap(value)).value())
+                    .isInstanceOf(ProtocolException.class).hasMessageContaining("truncated");
+            assertThatThrownBy(() -> WireCodec.decodeHeader(ByteBuffer.wrap(header), Long.MAX_VALUE))
+                    .isInstanceOf(ProtocolException.class);
+            assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(1 << 20);
+        }
     }
 
     @Test

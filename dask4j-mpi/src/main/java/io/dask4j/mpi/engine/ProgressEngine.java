@@ -197,7 +197,7 @@ public final class ProgressEngine implements AutoCloseable {
             requests.testSome();
             outstanding = !requests.isEmpty();
             lastActiveNanos = System.nanoTime();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // As in a pass: an MPI error leaves MPI state unknown, so the engine fails loudly.
             fail(e);
             return true;
@@ -450,20 +450,35 @@ public final class ProgressEngine implements AutoCloseable {
                 lastActiveNanos = System.nanoTime();
             }
             return work;
-        } catch (RuntimeException e) {
-            // An MPI error here (or a bug in a completion) leaves MPI state unknown: fail loudly, not hang.
+        } catch (RuntimeException | Error e) {
+            // An MPI error here (or a bug in a completion) leaves MPI state unknown: fail loudly, not hang. An
+            // Error too, such as an OutOfMemoryError allocating a received frame: a message may be matched and
+            // not received, and every comm of the rank waits on this thread.
             fail(e);
             return 1;
         }
     }
 
-    private void fail(RuntimeException cause) {
+    private void fail(Throwable thrown) {
+        RuntimeException cause = thrown instanceof RuntimeException e ? e
+                : new IllegalStateException("the MPI progress engine failed: " + thrown, thrown);
         failure = cause;
         requests.failAll(cause instanceof MpiException m && m.errorCode() > 0 ? m.errorCode() : -1);
         router.onEngineFailure(cause);
     }
 
+    /** The engine thread: passes and idling until {@link #close}; whatever escapes fails the engine loudly. */
     private void run() {
+        try {
+            runPasses();
+        } catch (RuntimeException | Error e) {
+            if (failure == null) {
+                fail(e);
+            }
+        }
+    }
+
+    private void runPasses() {
         BackoffIdler idler = new BackoffIdler(options, this::sleep);
         while (running) {
             if (drivers.get() > 0) {

@@ -76,12 +76,28 @@ class MpiCommJobsTest {
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aRankStartedWithoutALauncherRunsAsASingleton(MpiJob.Impl impl) throws Exception {
-        MpiJob.assumeInstalled(impl);
-        MpiJob.Result result = MpiJob.runProcess(MpiJob.javaCommand(SingletonMain.class),
-                Map.of("DASK4J_MPI_LIB", impl.library), 60);
+        MpiJob.Result result = singleton(impl, SingletonMain.class);
         assertThat(result.output()).as(result.output()).contains("SINGLETON 0/1 self OK " + impl.library)
                 .contains("IDLE-YIELD-SWITCH " + (impl == MpiJob.Impl.OPENMPI));
         assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiJob.Impl.class)
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void anErrorInTheProgressEngineFailsItsCommsInsteadOfLeavingReadersWaiting(MpiJob.Impl impl) throws Exception {
+        MpiJob.Result result = singleton(impl, EngineFailureMain.class);
+        assertThat(result.output()).as(result.output()).contains("ECHO echo").contains("READ THREW")
+                .contains("ENGINE FAILED java.lang.IllegalStateException: the MPI progress engine failed: "
+                        + "java.lang.OutOfMemoryError: simulated")
+                .doesNotContain("READ HUNG").doesNotContain("READ RETURNED");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    /** Runs {@code main} as one rank started without a launcher (an MPI singleton) of {@code impl}. */
+    private static MpiJob.Result singleton(MpiJob.Impl impl, Class<?> main) throws Exception {
+        MpiJob.assumeInstalled(impl);
+        return MpiJob.runProcess(MpiJob.javaCommand(main), Map.of("DASK4J_MPI_LIB", impl.library), 60);
     }
 
     @Test

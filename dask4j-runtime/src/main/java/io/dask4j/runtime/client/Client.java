@@ -2,6 +2,7 @@ package io.dask4j.runtime.client;
 
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
@@ -54,6 +55,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Lambdas with one or two arguments are typed by their parameters ({@code (Integer x) -> x + 1}) when an
  * argument is a future.
  *
+ * <p><b>Losing the scheduler.</b> If the connection to the scheduler breaks, futures not yet done fail
+ * ({@link RemoteTaskException} naming the lost connection), and every later call that needs the scheduler
+ * (submit, map, scatter, compute, and a gather whose worker no longer answers) throws
+ * {@link io.dask4j.comm.CommClosedException} at once. Make a new client to go on.
+ *
  * <p>Thread-safe: any thread may submit, gather and release. One virtual thread reads the scheduler's
  * stream; results are fetched from workers on the calling thread (or virtual threads for several workers).
  */
@@ -75,6 +81,8 @@ public final class Client implements AutoCloseable {
     private final Thread reader;
     private volatile AutoCloseable owned;
     private volatile boolean closed;
+    /** Set once the connection to the scheduler is gone while the client is open; later calls fail with it. */
+    private volatile CommClosedException lost;
     private volatile Message lastError;
 
     private Client(Comm comm, CommOptions options) {
@@ -86,10 +94,13 @@ public final class Client implements AutoCloseable {
             throw new ProtocolException("scheduler refused the client: " + reply.fields());
         }
         this.id = reply.getString("id");
-        this.out = BatchedSend.of(comm, e -> LOG.warn("client stream to the scheduler failed", e));
+        this.out = BatchedSend.of(comm, e -> {
+            LOG.warn("client stream to the scheduler failed", e);
+            markLost("sending failed: " + e.getMessage(), e);
+        });
         this.out.addSource(keys.releases);
         this.pool = new ConnectionPool(options, 4);
-        this.gatherer = new Gatherer(pool, background);
+        this.gatherer = new Gatherer(pool, background, this::checkConnected);
         this.reader = Thread.ofVirtual().name("client-stream " + id).start(this::readStream);
     }
 
@@ -273,6 +284,7 @@ public final class Client implements AutoCloseable {
     public <T> List<T> gather(Collection<? extends DaskFuture<? extends T>> futures, Duration timeout) throws TimeoutException {
         List<FutureState> list = new ArrayList<>(futures.size());
         for (DaskFuture<? extends T> f : futures) {
+            f.checkNotReleased();
             list.add(f.state);
         }
         return (List<T>) gatherer.gather(list, System.nanoTime() + timeout.toNanos());
@@ -362,6 +374,7 @@ public final class Client implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("client " + id + " is closed");
         }
+        checkConnected();
         Message released = keys.releases.take();
         if (released != null) {
             out.send(released);
@@ -375,6 +388,11 @@ public final class Client implements AutoCloseable {
         send(m);
         try {
             return reply.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof CommClosedException gone) {
+                throw new CommClosedException(gone.getMessage(), gone);
+            }
+            throw new IllegalStateException("scheduler did not answer " + m.op(), e);
         } catch (Exception e) {
             throw new IllegalStateException("scheduler did not answer " + m.op(), e);
         } finally {
@@ -397,9 +415,32 @@ public final class Client implements AutoCloseable {
         } catch (CommException e) {
             if (!closed) {
                 LOG.warn("client {} lost the scheduler: {}", id, e.getMessage());
+                markLost(e.getMessage(), e);
             }
         } finally {
+            markLost("its stream ended", null);
             keys.failPending(closed ? "client " + id + " was closed" : "client " + id + " lost its connection to the scheduler");
+        }
+    }
+
+    /**
+     * Records that the scheduler is gone (once; not after {@link #close}) and fails the requests waiting for
+     * its answers, so that no call waits for a reply that cannot come.
+     */
+    private void markLost(String why, Throwable cause) {
+        if (closed || lost != null) {
+            return;
+        }
+        CommClosedException gone = new CommClosedException("client " + id + " lost its connection to the scheduler: " + why, cause);
+        lost = gone;
+        pending.values().forEach(reply -> reply.completeExceptionally(gone));
+    }
+
+    /** Throws a {@link CommClosedException} if the client lost the scheduler; any thread. */
+    private void checkConnected() {
+        CommClosedException gone = lost;
+        if (gone != null) {
+            throw new CommClosedException(gone.getMessage(), gone);
         }
     }
 

@@ -32,6 +32,7 @@ public final class DaskFuture<T> implements Future<T> {
     final FutureState state;
     private final Cleaner.Cleanable cleanable;
     private volatile CompletableFuture<T> completable;
+    private volatile boolean released;
 
     DaskFuture(Client client, FutureState state) {
         this.client = client;
@@ -71,11 +72,13 @@ public final class DaskFuture<T> implements Future<T> {
 
     @SuppressWarnings("unchecked")
     public T result(Duration timeout) throws TimeoutException {
+        checkNotReleased();
         return (T) client.resultOf(state, System.nanoTime() + timeout.toNanos());
     }
 
     /** Waits for the task; returns its failure, or null if it succeeded. */
     public Throwable exception() {
+        checkNotReleased();
         try {
             client.awaitDone(state, Long.MAX_VALUE);
         } catch (TimeoutException e) {
@@ -134,6 +137,7 @@ public final class DaskFuture<T> implements Future<T> {
 
     /** A CompletableFuture completed with the value (fetched in the background) or the remote failure. */
     public CompletableFuture<T> toCompletableFuture() {
+        checkNotReleased();
         CompletableFuture<T> cf = completable;
         if (cf == null) {
             synchronized (this) {
@@ -159,9 +163,21 @@ public final class DaskFuture<T> implements Future<T> {
         return toCompletableFuture().join();
     }
 
-    /** Tells the cluster this handle no longer needs the data. Idempotent. */
+    /**
+     * Tells the cluster this handle no longer needs the data. Idempotent. Waiting on this handle afterwards
+     * ({@link #result}, {@link #get}, {@link #exception}, {@link Client#gather}) is an {@link IllegalStateException}:
+     * once the last handle of a key is released the cluster forgets it, and nothing would ever answer.
+     */
     public void release() {
+        released = true;
         cleanable.clean();
+    }
+
+    /** Throws if {@link #release()} was called on this handle. */
+    void checkNotReleased() {
+        if (released) {
+            throw new IllegalStateException("future " + state.key + " was released; its result is no longer kept for it");
+        }
     }
 
     @Override

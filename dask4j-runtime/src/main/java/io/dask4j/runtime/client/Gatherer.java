@@ -20,17 +20,21 @@ import java.util.concurrent.TimeoutException;
 /**
  * Brings results from the workers holding them to the client: one {@code get-data} per worker for
  * many keys, several workers at once. A fetch that fails (the worker died) waits for the scheduler to
- * report the key again (recomputed elsewhere) and retries until the deadline. Thread-safe.
+ * report the key again (recomputed elsewhere) and retries until the deadline, unless the client has lost the
+ * scheduler, which would never report it: then it fails at once with a {@code CommClosedException}. Thread-safe.
  */
 final class Gatherer {
     private static final int MAX_KEYS = 10_000;
 
     private final ConnectionPool pool;
     private final Executor background;
+    /** Throws if the client lost the scheduler, which would never report a key again. */
+    private final Runnable checkConnected;
 
-    Gatherer(ConnectionPool pool, Executor background) {
+    Gatherer(ConnectionPool pool, Executor background, Runnable checkConnected) {
         this.pool = pool;
         this.background = background;
+        this.checkConnected = checkConnected;
     }
 
     static void awaitDone(FutureState s, long deadlineNs) throws TimeoutException {
@@ -76,6 +80,7 @@ final class Gatherer {
             }
             List<Integer> failed = fetchAll(states, byWorker, results);
             if (!failed.isEmpty()) {
+                checkConnected.run();
                 if (System.nanoTime() - deadlineNs >= 0) {
                     throw new TimeoutException("could not gather " + failed.size() + " keys before the deadline");
                 }

@@ -76,6 +76,15 @@ public final class TaskGraph {
         return nodes.size();
     }
 
+    /**
+     * How many of this graph's tasks computing {@code outputs} runs: the outputs and what they depend on,
+     * transitively; the client sends no others. An output that is not a key of this graph (one the client
+     * already holds, such as a persisted block) runs nothing.
+     */
+    public int sizeFor(Collection<String> outputs) {
+        return inPriorityOrder(outputs.stream().filter(nodes::containsKey).toList()).size();
+    }
+
     /** Keys of this graph that {@code key}'s arguments refer to. */
     List<String> dependencies(String key) {
         Set<String> deps = new LinkedHashSet<>();

@@ -16,12 +16,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker's key -> value store with byte accounting and spilling. When the bytes held in memory pass
@@ -30,10 +33,15 @@ import java.util.TreeSet;
  * object serializer) and read back on the next {@link #get}. A value read back is equal to the one
  * spilled. A memory limit of 0 means no limit and no spilling.
  *
+ * <p>A value that cannot be spilled (the disk is full or unwritable, or the serializer refuses it) stays in
+ * memory and is not tried again: spilling only relieves memory, so its failure costs memory, never a value.
+ *
  * <p>Thread-safe: every method synchronizes on the store (task threads, transfer threads and the
  * scheduler stream all use it). Spilling happens under the lock, so a value is never half-spilled.
  */
 public final class DataStore {
+    private static final Logger LOG = LoggerFactory.getLogger(DataStore.class);
+
     private final long memoryLimit;
     private final double spillFraction;
     private final Path directory;
@@ -44,6 +52,9 @@ public final class DataStore {
     private long spillCount;
     private long unspillCount;
     private long fileSeq;
+    /** Keys whose values could not be written to disk: kept in memory, not tried again. */
+    private final Set<String> unspillable = new HashSet<>();
+    private long spillFailures;
 
     private record Entry(Object value, long nbytes) {
     }
@@ -101,6 +112,7 @@ public final class DataStore {
     }
 
     public synchronized void remove(String key) {
+        unspillable.remove(key);
         Entry e = memory.remove(key);
         if (e != null) {
             memoryBytes -= e.nbytes;
@@ -141,6 +153,7 @@ public final class DataStore {
         }
         memory.clear();
         memoryBytes = 0;
+        unspillable.clear();
     }
 
     private void maybeSpill(String keep) {
@@ -151,11 +164,24 @@ public final class DataStore {
         Iterator<Map.Entry<String, Entry>> it = memory.entrySet().iterator();
         while (memoryBytes > target && it.hasNext()) {
             Map.Entry<String, Entry> eldest = it.next();
-            if (eldest.getKey().equals(keep)) {
+            if (eldest.getKey().equals(keep) || unspillable.contains(eldest.getKey())) {
                 continue;
             }
             Path file = directory.resolve("spill-" + (++fileSeq) + ".bin");
-            write(file, eldest.getValue().value);
+            try {
+                write(file, eldest.getValue().value);
+            } catch (RuntimeException e) {
+                deleteQuietly(file);
+                unspillable.add(eldest.getKey());
+                // The first failure says why; a full disk would otherwise log once per value.
+                if (spillFailures++ == 0) {
+                    LOG.warn("cannot spill {}; it stays in memory (later spill failures are logged at debug level)",
+                            eldest.getKey(), e);
+                } else {
+                    LOG.debug("cannot spill {}; it stays in memory", eldest.getKey(), e);
+                }
+                continue;
+            }
             long n = eldest.getValue().nbytes;
             disk.put(eldest.getKey(), new Spilled(file, n));
             it.remove();

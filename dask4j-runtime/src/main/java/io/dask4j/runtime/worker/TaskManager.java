@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker's task bookkeeping: assignments from the scheduler, inputs to fetch, tasks ready to run (by
@@ -35,6 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * fetched inputs) is guarded by the monitor. User code runs outside it.
  */
 final class TaskManager {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskManager.class);
     private final DataStore store;
     private final MessageSink toScheduler;
     private final String workerId;
@@ -186,7 +189,18 @@ final class TaskManager {
         if (!fetchedRefs.containsKey(key) || waiters == null) {
             return;
         }
-        store.put(key, value, nbytes);
+        try {
+            store.put(key, value, nbytes);
+        } catch (RuntimeException e) {
+            // The input cannot be kept (a spill that could not write): the tasks waiting for it fail, saying why,
+            // instead of waiting for it forever.
+            for (WorkerTask t : waiters) {
+                if (!t.cancelled) {
+                    fail(t, e);
+                }
+            }
+            return;
+        }
         for (WorkerTask t : waiters) {
             if (!t.cancelled && --t.missing == 0) {
                 ready.add(t);
@@ -218,14 +232,19 @@ final class TaskManager {
     }
 
     private void fail(WorkerTask t, Throwable e) {
-        tasksFailed.incrementAndGet();
         if (tasks.remove(t.key, t)) {
             cancel(t);
-            Map<String, Object> f = ErrorInfo.of(t.key, e, workerId).toFields();
-            f.put("key", t.key);
-            f.put("run", t.run);
-            toScheduler.send(Message.of(Ops.TASK_ERRED, f));
+            reportErred(t, e);
         }
+    }
+
+    /** Tells the scheduler that {@code t} failed with {@code e}; for a task already taken off {@code tasks}. */
+    private void reportErred(WorkerTask t, Throwable e) {
+        tasksFailed.incrementAndGet();
+        Map<String, Object> f = ErrorInfo.of(t.key, e, workerId).toFields();
+        f.put("key", t.key);
+        f.put("run", t.run);
+        toScheduler.send(Message.of(Ops.TASK_ERRED, f));
     }
 
     /** The body of each task thread: runs ready tasks by priority until interrupted. */
@@ -240,8 +259,9 @@ final class TaskManager {
             if (!t.cancelled) {
                 try {
                     run(t);
-                } catch (RuntimeException e) {
-                    // Storing the result failed (a spill that could not write): the task fails, the thread lives on.
+                } catch (RuntimeException | Error e) {
+                    // Not the task's own failure (run reports those) but ours: the task fails, the thread lives on.
+                    LOG.error("worker {} failed to run task {}", workerId, t.key, e);
                     fail(t, e);
                 }
             }
@@ -256,8 +276,11 @@ final class TaskManager {
             Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args), KeyRef.class, this::valueOf);
             result = fn.apply(args);
         } catch (Throwable e) {
-            if (e instanceof VirtualMachineError vme && !(e instanceof StackOverflowError)) {
-                throw vme;
+            // Whatever the task threw, an OutOfMemoryError or a StackOverflowError included, is the task's
+            // failure: the future reports it, and this thread lives on to run the next task. Rethrown, it would
+            // end the thread and leave the task running on the scheduler's books forever.
+            if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError || e instanceof StackOverflowError)) {
+                LOG.error("task {} on {} hit a JVM error; reported as the task's failure", t.key, workerId, e);
             }
             fail(t, e);
             return;
@@ -266,7 +289,14 @@ final class TaskManager {
         tasksRun.incrementAndGet();
         long nbytes = Sizes.estimate(result);
         if (!t.cancelled && tasks.remove(t.key, t)) {
-            store.put(t.key, NullValue.wrap(result), nbytes);
+            try {
+                store.put(t.key, NullValue.wrap(result), nbytes);
+            } catch (RuntimeException e) {
+                // The result cannot be kept (a spill that could not write): the task fails, saying why.
+                cancel(t);
+                reportErred(t, e);
+                return;
+            }
             owned.add(t.key);
             if (!t.fetchedDeps.isEmpty()) {
                 synchronized (this) {

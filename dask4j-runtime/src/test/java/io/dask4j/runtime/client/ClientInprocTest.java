@@ -146,6 +146,45 @@ class ClientInprocTest {
     }
 
     @Test
+    void aTaskThatRunsOutOfMemoryFailsItsFutureAndEveryWorkerKeepsRunningTasks() throws Exception {
+        List<DaskFuture<Integer>> ooms = client.map((Integer x) -> {
+            if (x >= 0) {
+                throw new OutOfMemoryError("simulated: Java heap space " + x);
+            }
+            return x;
+        }, List.of(1, 2, 3, 4));
+        for (DaskFuture<Integer> oom : ooms) {
+            assertThatThrownBy(() -> oom.result(Duration.ofSeconds(30))).isInstanceOfSatisfying(RemoteTaskException.class,
+                    e -> assertThat(e.remoteType()).isEqualTo("java.lang.OutOfMemoryError"));
+        }
+        assertThat(ooms).extracting(f -> f.exception().getMessage()).anyMatch(m -> m.contains("heap space"));
+        // Both workers (one task thread each, and each ran some of the above) still take and finish tasks.
+        List<DaskFuture<Integer>> after = client.map((Integer i) -> i * 2, List.of(1, 2, 3, 4, 5, 6, 7, 8));
+        assertThat(client.gather(after, Duration.ofSeconds(30))).containsExactly(2, 4, 6, 8, 10, 12, 14, 16);
+    }
+
+    @Test
+    void waitingOnAReleasedFutureIsAClearErrorNotAHang() {
+        DaskFuture<Integer> finished = client.submit((Integer x) -> x, 1);
+        assertThat(finished.result()).isEqualTo(1);
+        finished.release();
+        assertThatThrownBy(() -> finished.result(Duration.ofSeconds(5))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released");
+        assertThatThrownBy(() -> client.gather(List.of(finished), Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(finished.key());
+
+        DaskFuture<Integer> pending = client.submit((Integer ms) -> {
+            java.util.concurrent.locks.LockSupport.parkNanos(ms * 1_000_000L);
+            return ms;
+        }, 300);
+        pending.release();
+        assertThatThrownBy(() -> pending.result(Duration.ofSeconds(5))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released");
+        assertThatThrownBy(pending::exception).isInstanceOf(IllegalStateException.class);
+        assertThat(client.submit((Integer x) -> x + 1, 1).result()).isEqualTo(2);
+    }
+
+    @Test
     void completableFutureInteropComposes() {
         DaskFuture<Integer> f = client.submit(() -> 21);
         assertThat(f.thenApply(x -> x * 2).join()).isEqualTo(42);

@@ -18,6 +18,9 @@ class TaskGraphTest {
                 .add("unused", () -> 0);
         assertThat(g.inPriorityOrder(List.of("all"))).extracting(TaskGraph.Node::key)
                 .containsExactly("a", "b", "ab", "c", "d", "cd", "all");
+        assertThat(g.sizeFor(List.of("all"))).isEqualTo(7);
+        assertThat(g.sizeFor(List.of("ab", "c"))).isEqualTo(4);
+        assertThat(g.sizeFor(List.of("held-elsewhere", "cd"))).isEqualTo(3);   // outputs outside the graph run nothing
     }
 
     @Test

@@ -23,6 +23,20 @@ class DataStoreTest {
     }
 
     @Test
+    void valuesThatCannotBeSpilledStayInMemoryAndPutsGoOn() throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("a-file"), "spill directories cannot go here");
+        DataStore s = new DataStore(10_000, 0.5, notADirectory.resolve("spill"));
+        for (int i = 0; i < 5; i++) {
+            s.put("v" + i, doubles(500, i), 4000);   // each put past the limit tries to spill, and cannot
+        }
+        assertThat(s.spillCount()).isZero();
+        assertThat(s.memoryBytes()).isEqualTo(20_000);
+        for (int i = 0; i < 5; i++) {
+            assertThat((double[]) s.get("v" + i)).isEqualTo(doubles(500, i));
+        }
+    }
+
+    @Test
     void bytesAreAccountedOnPutAndRemove() {
         DataStore s = new DataStore(0, 0.7, dir);
         s.put("a", new byte[100], 116);

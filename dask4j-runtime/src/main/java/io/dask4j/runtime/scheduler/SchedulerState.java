@@ -22,6 +22,13 @@ import java.util.Map;
  * state is still consistent for everyone else; the caller turns them into an error reply.
  */
 final class SchedulerState {
+    /**
+     * Missing-data reports a task may cause before it errs. Each one recomputes the input, which ends the
+     * loop when its holder had died; a task still missing inputs after this many rounds meets workers that
+     * cannot reach one another (a listen address its peers cannot connect to), which no retry mends.
+     */
+    static final int MAX_MISSING_DATA_ROUNDS = 5;
+
     final Transitions tx;
     final Map<String, ClientState> clients = new LinkedHashMap<>();
     private long generation;
@@ -194,6 +201,8 @@ final class SchedulerState {
         TaskState t = tx.tasks.get(m.getString("key"));
         TaskState dep = tx.tasks.get(m.getString("dep"));
         String from = m.getString("from");
+        // Judged before the input is dropped: losing its last copy sends t back to waiting by itself.
+        boolean current = t != null && t.status == TaskStatus.PROCESSING && t.processingOn == w && t.runId == m.getInt("run");
         if (dep != null && dep.status == TaskStatus.MEMORY) {
             for (WorkerState h : new ArrayList<>(dep.holders)) {
                 if (h.addresses.contains(from)) {
@@ -206,7 +215,17 @@ final class SchedulerState {
                 tx.lost(dep);
             }
         }
-        if (t != null && t.status == TaskStatus.PROCESSING && t.processingOn == w && t.runId == m.getInt("run")) {
+        if (!current) {
+            return;
+        }
+        if (++t.missingDataRounds > MAX_MISSING_DATA_ROUNDS) {
+            tx.erred(t, ErrorInfo.simple(t.key, "io.dask4j.runtime.MissingDataException", "worker " + w.id
+                    + " could not fetch input " + m.getString("dep") + " of " + t.key + " from " + from + "; inputs of "
+                    + t.key + " went missing " + t.missingDataRounds + " times: can the workers reach each other's "
+                    + "listen addresses?"));
+            return;
+        }
+        if (t.status == TaskStatus.PROCESSING && t.processingOn == w) {
             w.processing.remove(t);
             t.processingOn = null;
             tx.setStatus(t, TaskStatus.WAITING);

@@ -34,6 +34,8 @@ final class TaskState {
     List<WorkerState> holders;
     long nbytes;
     int suspicious;
+    /** How often a worker running this task reported an input missing (see SchedulerState#missingData). */
+    int missingDataRounds;
     ErrorInfo error;
     boolean queued;
     /** The task's key-prefix group, for the dashboard's progress counts; set when created. */

@@ -288,13 +288,18 @@ class SchedulerStateTest {
         assertThat(toClient.getLast().getString("emsg")).contains("does not know");
     }
 
-    @Test
-    void missingInputDataIsRecomputedAndTheTaskRescheduled() {
+    /** Task z, processing, over inputs x (in memory on a) and y (on b): one of them lives on the other worker. */
+    private TaskState zOverXOnAAndYOnB() {
         submit(List.of(List.of("x"), List.of("y")), List.of("x", "y"));
         finish(a, "x", 8);
         finish(b, "y", 8);
         submit(List.of(List.of("z", "x", "y")), List.of("z"));
-        TaskState z = state.tx.tasks.get("z");
+        return state.tx.tasks.get("z");
+    }
+
+    @Test
+    void missingInputDataIsRecomputedAndTheTaskRescheduled() {
+        TaskState z = zOverXOnAAndYOnB();
         WorkerState runner = z.processingOn;
         WorkerState other = runner == a ? b : a;
         String dep = runner == a ? "y" : "x";
@@ -303,6 +308,30 @@ class SchedulerStateTest {
         state.assign();
         assertThat(status(dep)).isEqualTo(TaskStatus.PROCESSING);
         assertThat(status("z")).isEqualTo(TaskStatus.WAITING);
+    }
+
+    @Test
+    void aTaskWhoseInputsKeepGoingMissingErrsInsteadOfLoopingForever() {
+        TaskState z = zOverXOnAAndYOnB();
+        for (int round = 1; round <= SchedulerState.MAX_MISSING_DATA_ROUNDS + 1; round++) {
+            for (String dep : List.of("x", "y")) {
+                if (status(dep) == TaskStatus.PROCESSING) {
+                    finish(state.tx.tasks.get(dep).processingOn, dep, 8);   // recomputed where the scheduler put it
+                }
+            }
+            assertThat(status("z")).as("round " + round).isEqualTo(TaskStatus.PROCESSING);
+            WorkerState runner = z.processingOn;
+            // The runner cannot fetch an input from a holder it cannot reach (as with a listen address its peers
+            // cannot connect to): from the other worker if it holds one, else from an address nobody answers.
+            String dep = state.tx.tasks.get("x").holders.contains(runner) ? "y" : "x";
+            WorkerState holder = state.tx.tasks.get(dep).holders.getFirst();
+            String from = holder == runner ? "tcp://192.0.2.1:1" : holder.id;
+            state.onWorkerMessage(runner, Message.of(Ops.MISSING_DATA, Map.of("key", "z", "run", z.runId, "dep", dep,
+                    "from", from)), 0);
+            state.assign();
+        }
+        assertThat(status("z")).isEqualTo(TaskStatus.ERRED);
+        assertThat(z.error.message()).contains("could not fetch input").contains("went missing " + (SchedulerState.MAX_MISSING_DATA_ROUNDS + 1) + " times");
     }
 
     @Test

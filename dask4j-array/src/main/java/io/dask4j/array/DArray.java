@@ -246,7 +246,11 @@ public final class DArray {
         return transpose();
     }
 
-    /** Rows {@code [r0, r1)} and columns {@code [c0, c1)}; keeps the chunk boundaries inside the range. */
+    /**
+     * Rows {@code [r0, r1)} and columns {@code [c0, c1)}; keeps the chunk boundaries inside the range. An empty
+     * range ({@code r0 == r1}) gives an empty array, as in NumPy; a reversed or out-of-range one is an
+     * {@link IndexOutOfBoundsException}.
+     */
     public DArray slice(int r0, int r1, int c0, int c1) {
         if (ndim() != 2) {
             throw new IllegalArgumentException("slice(r0, r1, c0, c1) needs a 2-D array; use slice(start, stop)");

@@ -78,7 +78,7 @@ public final class DArrays {
             throw new IllegalArgumentException("arange step must be non-zero, got " + step);
         }
         long n = (long) Math.max(0, Math.ceil((stop - start) / step));
-        if (n == 0 || n > Integer.MAX_VALUE) {
+        if (n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("arange(" + start + ", " + stop + ", " + step + ") has " + n + " elements");
         }
         return arange(chunks.resolve1d((int) n), start, step);

@@ -16,9 +16,9 @@ final class Layouts {
 
     static DArray slice(DArray a, int r0, int r1, int c0, int c1) {
         Chunks ch = a.chunks;
-        if (r0 < 0 || r1 > ch.rows() || r0 >= r1 || c0 < 0 || c1 > ch.cols() || c0 >= c1) {
+        if (r0 < 0 || r1 > ch.rows() || r0 > r1 || c0 < 0 || c1 > ch.cols() || c0 > c1) {
             throw new IndexOutOfBoundsException("slice [" + r0 + ", " + r1 + ") x [" + c0 + ", " + c1
-                    + ") is empty or outside an array of shape " + ch.shapeText());
+                    + ") is reversed or outside an array of shape " + ch.shapeText());
         }
         int bi0 = ch.blockOfRow(r0);
         int bj0 = ch.blockOfCol(c0);
@@ -46,6 +46,9 @@ final class Layouts {
     }
 
     private static int[] sizesWithin(Chunks ch, boolean rows, long from, long to) {
+        if (from == to) {
+            return new int[]{0}; // an empty slice, as NumPy's: one empty block, viewing the block at its start
+        }
         int first = rows ? ch.blockOfRow(from) : ch.blockOfCol(from);
         int last = rows ? ch.blockOfRow(to - 1) : ch.blockOfCol(to - 1);
         int[] sizes = new int[last - first + 1];

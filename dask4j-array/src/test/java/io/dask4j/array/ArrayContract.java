@@ -136,6 +136,25 @@ abstract class ArrayContract {
         assertThat(s.add(s.T()).slice(5, 15, 1, 19).computeVector(client()))
                 .isEqualTo(Reference.slice(Reference.zip(rs, Reference.transpose(rs, 20, 20), Double::sum), 20, 5, 15, 1, 19));
         assertThatThrownBy(() -> x.slice(0, R + 1, 0, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> x.slice(5, 4, 0, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
+    void emptySlicesAreEmptyArraysAsInNumPy() {
+        DArray x = DArrays.random(R, C, ChunkSpec.of(10, 16), 9);
+        DArray noRows = x.slice(10, 10, 0, C);   // on a chunk boundary
+        assertThat(noRows.shape()).containsExactly(0, C);
+        assertThat(noRows.computeVector(client())).isEmpty();
+        assertThat(noRows.sum().compute(client())).isZero();
+        assertThat(noRows.sum(0).computeVector(client())).containsOnly(0.0).hasSize(C);
+        DArray noCols = x.add(1).slice(5, 15, 7, 7);   // inside a chunk, after elementwise work
+        assertThat(noCols.shape()).containsExactly(10, 0);
+        assertThat(noCols.T().computeVector(client())).isEmpty();
+        assertThat(x.slice(R, R, C, C).shape()).containsExactly(0, 0);
+        DArray v = DArrays.arange(100, ChunkSpec.of(30));
+        assertThat(v.slice(100, 100).computeVector(client())).isEmpty();
+        assertThat(v.slice(30, 30).sum().compute(client())).isZero();
+        assertThat(DArrays.arange(0, ChunkSpec.auto()).computeVector(client())).isEmpty();
     }
 
     @Test

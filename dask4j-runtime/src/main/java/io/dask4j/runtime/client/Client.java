@@ -58,7 +58,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p><b>Losing the scheduler.</b> If the connection to the scheduler breaks, futures not yet done fail
  * ({@link RemoteTaskException} naming the lost connection), and every later call that needs the scheduler
  * (submit, map, scatter, compute, and a gather whose worker no longer answers) throws
- * {@link io.dask4j.comm.CommClosedException} at once. Make a new client to go on.
+ * {@link CommClosedException} at once. Make a new client to go on.
  *
  * <p>Thread-safe: any thread may submit, gather and release. One virtual thread reads the scheduler's
  * stream; results are fetched from workers on the calling thread (or virtual threads for several workers).
@@ -388,12 +388,10 @@ public final class Client implements AutoCloseable {
         send(m);
         try {
             return reply.get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof CommClosedException gone) {
+        } catch (Exception e) {
+            if (e.getCause() instanceof CommClosedException gone) { // failed by markLost: the scheduler is gone
                 throw new CommClosedException(gone.getMessage(), gone);
             }
-            throw new IllegalStateException("scheduler did not answer " + m.op(), e);
-        } catch (Exception e) {
             throw new IllegalStateException("scheduler did not answer " + m.op(), e);
         } finally {
             pending.remove(m.getLong("req"));

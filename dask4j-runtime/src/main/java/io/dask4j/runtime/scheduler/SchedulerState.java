@@ -204,15 +204,24 @@ final class SchedulerState {
         // Judged before the input is dropped: losing its last copy sends t back to waiting by itself.
         boolean current = t != null && t.status == TaskStatus.PROCESSING && t.processingOn == w && t.runId == m.getInt("run");
         if (dep != null && dep.status == TaskStatus.MEMORY) {
+            List<WorkerState> unreachable = new ArrayList<>(1);
             for (WorkerState h : new ArrayList<>(dep.holders)) {
                 if (h.addresses.contains(from)) {
                     dep.holders.remove(h);
                     h.has.remove(dep);
                     h.nbytes -= dep.nbytes;
+                    unreachable.add(h);
                 }
             }
             if (dep.holders.isEmpty()) {
                 tx.lost(dep);
+            }
+            // A holder that is alive but was not reached keeps a copy nobody counts any more: have it dropped,
+            // unless one of its own running tasks still reads it (lost() above cancelled those of a lost input).
+            for (WorkerState h : unreachable) {
+                if (h.alive && !runsADependentOf(h, dep)) {
+                    h.sink.free(dep.key);
+                }
             }
         }
         if (!current) {
@@ -231,6 +240,15 @@ final class SchedulerState {
             tx.setStatus(t, TaskStatus.WAITING);
             tx.requeue(t);
         }
+    }
+
+    private static boolean runsADependentOf(WorkerState w, TaskState dep) {
+        for (TaskState d : dep.dependents()) {
+            if (d.status == TaskStatus.PROCESSING && d.processingOn == w) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void updateGraph(ClientState c, Message m) {

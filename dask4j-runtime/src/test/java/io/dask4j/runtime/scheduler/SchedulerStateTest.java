@@ -311,6 +311,54 @@ class SchedulerStateTest {
     }
 
     @Test
+    void aLiveHolderThatCouldNotBeReachedIsToldToDropItsUncountedCopyBeforeAnyRecompute() {
+        TaskState z = zOverXOnAAndYOnB();
+        WorkerState runner = z.processingOn;
+        WorkerState other = runner == a ? b : a;
+        List<Message> toOther = other == a ? toA : toB;
+        String dep = runner == a ? "y" : "x";
+        toA.clear();
+        toB.clear();
+        state.onWorkerMessage(runner, Message.of(Ops.MISSING_DATA, Map.of("key", "z", "run", z.runId, "dep", dep,
+                "from", other.id)), 0);
+        state.assign();
+        assertThat(freed(toOther)).contains(dep);
+        int freedAt = -1;
+        int computedAt = Integer.MAX_VALUE;
+        for (int i = 0; i < toOther.size(); i++) {
+            Message m = toOther.get(i);
+            if (m.op().equals(Ops.FREE_KEYS) && m.getList("keys").contains(dep)) {
+                freedAt = i;
+            } else if (m.op().equals(Ops.COMPUTE_TASKS) && m.getList("keys").contains(dep)) {
+                computedAt = Math.min(computedAt, i);
+            }
+        }
+        assertThat(freedAt).as("the stale copy is dropped before the holder is asked to recompute it").isLessThan(computedAt);
+    }
+
+    @Test
+    void anUnreachableHolderKeepsACopyItsOwnRunningTaskReads() {
+        for (WorkerState w : List.of(a, b)) {
+            state.onClientMessage(client, Message.of(Ops.UPDATE_DATA, Map.of("keys", List.of("s"), "nbytes", List.of(8L),
+                    "worker", w.id)));
+        }
+        submit(List.of(List.of("u1", "s"), List.of("u2", "s")), List.of("u1", "u2"));
+        TaskState u1 = state.tx.tasks.get("u1");
+        TaskState u2 = state.tx.tasks.get("u2");
+        assertThat(u1.processingOn).as("one task per single-threaded worker").isNotSameAs(u2.processingOn);
+        WorkerState reporter = u1.processingOn;
+        WorkerState holder = u2.processingOn;
+        toA.clear();
+        toB.clear();
+        state.onWorkerMessage(reporter, Message.of(Ops.MISSING_DATA, Map.of("key", "u1", "run", u1.runId, "dep", "s",
+                "from", holder.id)), 0);
+        state.assign();
+        assertThat(state.tx.tasks.get("s").holders).containsExactly(reporter);
+        assertThat(freed(holder == a ? toA : toB)).doesNotContain("s");
+        assertThat(u2.processingOn).isSameAs(holder);
+    }
+
+    @Test
     void aTaskWhoseInputsKeepGoingMissingErrsInsteadOfLoopingForever() {
         TaskState z = zOverXOnAAndYOnB();
         for (int round = 1; round <= SchedulerState.MAX_MISSING_DATA_ROUNDS + 1; round++) {

@@ -15,13 +15,21 @@ import java.util.Objects;
  * @param connectTimeout how long {@link Comms#connect} keeps retrying (Dask's default: 30 s)
  * @param handshakeTimeout how long a handshake may take before the comm is dropped
  * @param maxMessageBytes largest message (header plus frames) accepted; checked before allocating
+ * @param deadPeerTimeout how soon a tcp comm to a peer that went silent without closing (a host that lost
+ *     power, a cut cable) fails while it waits for data: TCP keepalive probes start after a quarter or so of
+ *     it and the comm fails when ten go unanswered, as Dask's {@code distributed.comm.timeouts.tcp} (30 s)
+ *     sets them. At least 11 s; {@link Duration#ZERO} leaves the operating system's keepalive settings
+ *     (Linux: two hours before the first probe). The backends that do not use TCP ignore it.
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,
-                          long maxMessageBytes) {
+                          long maxMessageBytes, Duration deadPeerTimeout) {
 
     /** Environment variable holding the shared secret, as text. */
     public static final String SECRET_ENV = "DASK4J_SECRET";
     public static final long DEFAULT_MAX_MESSAGE_BYTES = 4L << 30;
+    public static final Duration DEFAULT_DEAD_PEER_TIMEOUT = Duration.ofSeconds(30);
+    /** Ten keepalive probes at least a second apart, after at least a second of silence. */
+    public static final Duration MIN_DEAD_PEER_TIMEOUT = Duration.ofSeconds(11);
 
     public CommOptions {
         Objects.requireNonNull(identity, "identity");
@@ -29,6 +37,11 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         if (maxMessageBytes <= 0) {
             throw new IllegalArgumentException("maxMessageBytes must be positive: " + maxMessageBytes);
+        }
+        Objects.requireNonNull(deadPeerTimeout, "deadPeerTimeout");
+        if (!deadPeerTimeout.isZero() && deadPeerTimeout.compareTo(MIN_DEAD_PEER_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("deadPeerTimeout must be at least " + MIN_DEAD_PEER_TIMEOUT.toSeconds()
+                    + " s (or zero for the operating system's keepalive): " + deadPeerTimeout);
         }
         secret = secret == null ? null : secret.clone();
     }
@@ -42,11 +55,11 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         String text = env.get(SECRET_ENV);
         byte[] secret = text == null || text.isEmpty() ? null : text.getBytes(StandardCharsets.UTF_8);
         return new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
-                DEFAULT_MAX_MESSAGE_BYTES);
+                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT);
     }
 
     public CommOptions withSecret(byte[] newSecret) {
-        return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes);
+        return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout);
     }
 
     public CommOptions withSecret(String newSecret) {
@@ -54,19 +67,23 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     }
 
     public CommOptions withIdentity(String newIdentity) {
-        return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes);
+        return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout);
     }
 
     public CommOptions withConnectTimeout(Duration timeout) {
-        return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes);
+        return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout);
     }
 
     public CommOptions withHandshakeTimeout(Duration timeout) {
-        return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes);
+        return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes, deadPeerTimeout);
     }
 
     public CommOptions withMaxMessageBytes(long bytes) {
-        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes);
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes, deadPeerTimeout);
+    }
+
+    public CommOptions withDeadPeerTimeout(Duration timeout) {
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, timeout);
     }
 
     @Override
@@ -82,18 +99,20 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     public String toString() {
         return "CommOptions[identity=" + identity + ", secret=" + (secret == null ? "none" : "set")
                 + ", connectTimeout=" + connectTimeout + ", handshakeTimeout=" + handshakeTimeout
-                + ", maxMessageBytes=" + maxMessageBytes + "]";
+                + ", maxMessageBytes=" + maxMessageBytes + ", deadPeerTimeout=" + deadPeerTimeout + "]";
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof CommOptions other && java.util.Arrays.equals(secret, other.secret)
                 && identity.equals(other.identity) && connectTimeout.equals(other.connectTimeout)
-                && handshakeTimeout.equals(other.handshakeTimeout) && maxMessageBytes == other.maxMessageBytes;
+                && handshakeTimeout.equals(other.handshakeTimeout) && maxMessageBytes == other.maxMessageBytes
+                && deadPeerTimeout.equals(other.deadPeerTimeout);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(java.util.Arrays.hashCode(secret), identity, connectTimeout, handshakeTimeout, maxMessageBytes);
+        return Objects.hash(java.util.Arrays.hashCode(secret), identity, connectTimeout, handshakeTimeout, maxMessageBytes,
+                deadPeerTimeout);
     }
 }

@@ -50,7 +50,7 @@ public final class TcpBackend implements Backend {
             channel = SocketChannel.open();
             long ms = Math.clamp(timeout.toMillis(), 1, Integer.MAX_VALUE);
             channel.socket().connect(target, (int) ms);
-            return new TcpComm(channel, address((InetSocketAddress) channel.getLocalAddress()), address, options.maxMessageBytes());
+            return new TcpComm(channel, address((InetSocketAddress) channel.getLocalAddress()), address, options);
         } catch (IOException | RuntimeException e) {
             if (channel != null) {
                 try {

@@ -3,6 +3,7 @@ package io.dask4j.comm.tcp;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommException;
+import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.LimitedComm;
 import io.dask4j.comm.Message;
@@ -65,14 +66,14 @@ final class TcpComm implements LimitedComm {
     private final ByteBuffer in = ByteBuffer.allocateDirect(IO_BUFFER_BYTES).order(ByteOrder.BIG_ENDIAN).flip();
     private final MemorySegment inAll = MemorySegment.ofBuffer(in.duplicate().clear());
 
-    TcpComm(SocketChannel channel, Address local, Address peer, long maxMessageBytes) throws IOException {
+    TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options) throws IOException {
         this.channel = channel;
         this.local = local;
         this.peer = peer;
-        this.maxMessageBytes = Math.min(maxMessageBytes, HANDSHAKE_MAX_MESSAGE_BYTES);
+        this.maxMessageBytes = Math.min(options.maxMessageBytes(), HANDSHAKE_MAX_MESSAGE_BYTES);
         channel.configureBlocking(true);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        TcpKeepAlive.apply(channel, options.deadPeerTimeout());
     }
 
     @Override

@@ -76,7 +76,7 @@ final class TcpListener implements Listener {
                 InetSocketAddress remote = (InetSocketAddress) channel.getRemoteAddress();
                 InetSocketAddress localSocket = (InetSocketAddress) channel.getLocalAddress();
                 Comm comm = new TcpComm(channel, TcpBackend.address(localSocket), TcpBackend.address(remote),
-                        options.maxMessageBytes());
+                        options);
                 onAccept.accept(comm);
             } catch (IOException | RuntimeException | OutOfMemoryError e) {
                 // OutOfMemoryError too ("Cannot reserve direct buffer memory" for a connection's buffers): it

@@ -171,7 +171,8 @@ class TcpWireTest {
         try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
              Socket raw = new Socket("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort());
              SocketChannel accepted = server.accept()) {
-            TcpComm comm = new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2), 1L << 30);
+            TcpComm comm = new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2),
+                    CommOptions.defaults().withMaxMessageBytes(1L << 30));
             comm.liftHandshakeLimit(1L << 30);
             byte[] header = new WireCodec().encodeHeaderToArray(Message.of("big", Map.of(), List.of(Frame.of(new byte[1 << 20]))));
             raw.getOutputStream().write(header);
@@ -195,7 +196,8 @@ class TcpWireTest {
         try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
              Socket raw = new Socket("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort());
              SocketChannel accepted = server.accept()) {
-            TcpComm comm = new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2), 1 << 20);
+            TcpComm comm = new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2),
+                    CommOptions.defaults().withMaxMessageBytes(1 << 20));
             OutputStream out = raw.getOutputStream();
             byte[] valid = new WireCodec().encodeHeaderToArray(Message.of("fine", Map.of("n", 1L)));
             out.write(valid);
@@ -210,7 +212,8 @@ class TcpWireTest {
     void aPeerHangingUpMidMessageIsAClosedCommNotAHang() throws Exception {
         try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             Socket raw = new Socket("127.0.0.1", ((InetSocketAddress) server.getLocalAddress()).getPort());
-            TcpComm comm = new TcpComm(server.accept(), Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2), 1 << 20);
+            TcpComm comm = new TcpComm(server.accept(), Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2),
+                    CommOptions.defaults().withMaxMessageBytes(1 << 20));
             byte[] message = new WireCodec().encodeHeaderToArray(Message.of("x", Map.of(), List.of(Frame.of(new byte[100]))));
             raw.getOutputStream().write(message);   // the header promises 100 frame bytes that never come
             raw.close();

@@ -63,7 +63,8 @@ public final class SchedulerCommand implements Callable<Integer> {
             addresses.add(Address.parse(a));
         }
         SchedulerConfig config = new SchedulerConfig(addresses, CommOptions.defaults().withIdentity("scheduler"),
-                allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2));
+                allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2),
+                SchedulerConfig.DEFAULT_UNUSED_FUNCTION_BYTES);
         Scheduler scheduler = Scheduler.start(config);
         DashboardServer board;
         try {

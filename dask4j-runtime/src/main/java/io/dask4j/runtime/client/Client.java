@@ -161,11 +161,13 @@ public final class Client implements AutoCloseable {
 
     private <R> DaskFuture<R> submitOne(String prefix, Object identity, TaskFunction<R> fn, Object[] args) {
         String key = newKey(prefix);
-        GraphEncoder enc = new GraphEncoder(functions, Set.of(key), false);
-        enc.add(key, identity, fn, args);
-        DaskFuture<R> f = futureFor(key);
-        enc.finish().forEach(this::send);
-        return f;
+        return functions.whileSending(() -> {
+            GraphEncoder enc = new GraphEncoder(functions, Set.of(key), false);
+            enc.add(key, identity, fn, args);
+            DaskFuture<R> f = futureFor(key);
+            enc.sendAll(this::send);
+            return f;
+        });
     }
 
     /** One task per item, submitted together; the futures are in the items' order. */
@@ -175,16 +177,18 @@ public final class Client implements AutoCloseable {
         for (T ignored : items) {
             keys.add(newKey("map"));
         }
-        GraphEncoder enc = new GraphEncoder(functions, new HashSet<>(keys), true);
-        List<DaskFuture<R>> futures = new ArrayList<>(keys.size());
-        int i = 0;
-        for (T item : items) {
-            String key = keys.get(i++);
-            enc.add(key, fn, task, new Object[]{item});
-            futures.add(futureFor(key));
-        }
-        enc.finish().forEach(this::send);
-        return futures;
+        return functions.whileSending(() -> {
+            GraphEncoder enc = new GraphEncoder(functions, new HashSet<>(keys), true);
+            List<DaskFuture<R>> futures = new ArrayList<>(keys.size());
+            int i = 0;
+            for (T item : items) {
+                String key = keys.get(i++);
+                enc.add(key, fn, task, new Object[]{item});
+                futures.add(futureFor(key));
+            }
+            enc.sendAll(this::send);
+            return futures;
+        });
     }
 
     /**
@@ -217,14 +221,17 @@ public final class Client implements AutoCloseable {
         if (!toRun.isEmpty()) {
             // In the outputs' order: the scheduler starts wanted tasks in this order, and hands tasks without
             // inputs to the workers in contiguous runs of it, so the caller's order decides which share a worker.
-            GraphEncoder enc = new GraphEncoder(functions, new LinkedHashSet<>(toRun), false);
-            for (TaskGraph.Node n : graph.inPriorityOrder(toRun)) {
-                enc.add(n.key(), Adapters.identity(n.fn()), n.fn(), n.args());
-            }
-            for (String k : toRun) {
-                result.put(k, futureFor(k));
-            }
-            enc.finish().forEach(this::send);
+            functions.whileSending(() -> {
+                GraphEncoder enc = new GraphEncoder(functions, new LinkedHashSet<>(toRun), false);
+                for (TaskGraph.Node n : graph.inPriorityOrder(toRun)) {
+                    enc.add(n.key(), Adapters.identity(n.fn()), n.fn(), n.args());
+                }
+                for (String k : toRun) {
+                    result.put(k, futureFor(k));
+                }
+                enc.sendAll(this::send);
+                return null;
+            });
         }
         return result;
     }
@@ -453,12 +460,37 @@ public final class Client implements AutoCloseable {
                     r.complete(m);
                 }
             }
+            case Ops.FORGET_FUNCTIONS -> forgetFunctions(m.getList("ids").stream().map(String::valueOf).toList());
             case Ops.ERROR -> {
                 lastError = m;
                 LOG.warn("scheduler reports an error to client {}: {}", id, m.fields());
             }
             default -> LOG.warn("client {} ignores unknown op '{}'", id, m.op());
         }
+    }
+
+    /**
+     * Answers the scheduler's request to forget functions no task uses any more. On a background thread: it
+     * waits for submissions in flight, which the reader thread must not do.
+     */
+    private void forgetFunctions(List<String> ids) {
+        try {
+            background.execute(() -> {
+                try {
+                    functions.forget(ids, forgotten -> send(Message.of(Ops.FUNCTIONS_FORGOTTEN, Map.of("ids", forgotten))));
+                } catch (RuntimeException e) {
+                    // Closed or lost meanwhile: the scheduler drops this client's functions with the client.
+                    LOG.debug("client {} could not answer forget-functions: {}", id, e.toString());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            LOG.debug("client {} is closing; forget-functions left unanswered", id);
+        }
+    }
+
+    /** Functions the scheduler holds for this client (for tests). */
+    int functionsSent() {
+        return functions.sentCount();
     }
 
     /** Drops the connection without a goodbye, as a crashed client would (for tests of the scheduler). */

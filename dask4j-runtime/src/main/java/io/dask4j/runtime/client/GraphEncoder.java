@@ -17,8 +17,9 @@ import java.util.Set;
 /**
  * Builds {@code update-graph} messages: per task its key, function id, serialized arguments (futures
  * replaced by {@link KeyRef}s) and dependencies, in priority order. Functions travel once per client
- * (content-addressed by a hash of their bytes); the scheduler forwards them once per worker, so a map
- * over 100,000 items ships its lambda once. Used by one thread at a time.
+ * (content-addressed by a hash of their bytes) until the scheduler asks the client to forget them; the
+ * scheduler forwards them once per worker, so a map over 100,000 items ships its lambda once. Used by
+ * one thread at a time, inside {@link FunctionTable#whileSending}.
  */
 final class GraphEncoder {
     static final int MAX_TASKS_PER_MESSAGE = 10_000;
@@ -32,24 +33,69 @@ final class GraphEncoder {
     private final List<Object> args = new ArrayList<>();
     private final List<Object> deps = new ArrayList<>();
     private final Map<String, Object> newFunctions = new HashMap<>();
+    /** Functions whose bytes went into an earlier message of this encoder. */
+    private final Set<String> shipped = new java.util.HashSet<>();
     private final List<Message> out = new ArrayList<>();
 
-    /** Serialized functions by identity; shared by one client's encoders. */
+    /**
+     * One client's serialized functions: the id of each function object, and which functions the scheduler
+     * holds for this client. Thread-safe. A message naming a function without its bytes must reach the
+     * scheduler before the client's answer to a request to forget that function, or the scheduler would have
+     * dropped it: encoders therefore run inside {@link #whileSending} (any number at once) and {@link #forget}
+     * waits for them.
+     */
     static final class FunctionTable {
         private final Map<Object, String> ids = new java.util.WeakHashMap<>();
-        private final Set<String> sent = new java.util.HashSet<>();
+        private final Set<String> sent = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private final java.util.concurrent.locks.ReentrantReadWriteLock sending =
+                new java.util.concurrent.locks.ReentrantReadWriteLock(true);
 
-        synchronized String idOf(Object identity, TaskFunction<?> fn, Map<String, Object> newFunctions) {
-            String id = ids.get(identity);
-            if (id == null) {
-                byte[] bytes = Codec.toBytes(fn);
-                id = hash(bytes);
-                ids.put(identity, id);
-                if (sent.add(id)) {
-                    newFunctions.put(id, bytes);
+        /** A function's id, and its bytes when they were serialized just now to compute the id. */
+        private record Resolved(String id, byte[] freshBytes) {
+        }
+
+        private Resolved resolve(Object identity, TaskFunction<?> fn) {
+            synchronized (ids) {
+                String id = ids.get(identity);
+                if (id != null) {
+                    return new Resolved(id, null);
                 }
             }
-            return id;
+            byte[] bytes = Codec.toBytes(fn);
+            String id = hash(bytes);
+            synchronized (ids) {
+                ids.put(identity, id);
+            }
+            return new Resolved(id, bytes);
+        }
+
+        /** Runs {@code encodeAndSend}: building messages with encoders of this table and sending them. */
+        <T> T whileSending(java.util.function.Supplier<T> encodeAndSend) {
+            sending.readLock().lock();
+            try {
+                return encodeAndSend.get();
+            } finally {
+                sending.readLock().unlock();
+            }
+        }
+
+        /**
+         * The scheduler asked to forget {@code forgotten}: waits for encoders in flight, forgets them (their
+         * bytes travel again when next needed) and passes them to {@code answer}, which sends the reply.
+         */
+        void forget(List<String> forgotten, java.util.function.Consumer<List<String>> answer) {
+            sending.writeLock().lock();
+            try {
+                forgotten.forEach(sent::remove);
+                answer.accept(forgotten);
+            } finally {
+                sending.writeLock().unlock();
+            }
+        }
+
+        /** Functions the scheduler holds for this client. */
+        int sentCount() {
+            return sent.size();
         }
 
         private static String hash(byte[] bytes) {
@@ -93,7 +139,11 @@ final class GraphEncoder {
             });
         }
         keys.add(key);
-        String fnId = functions.idOf(identity, fn, newFunctions);
+        FunctionTable.Resolved resolved = functions.resolve(identity, fn);
+        String fnId = resolved.id();
+        if (!functions.sent.contains(fnId) && !shipped.contains(fnId) && !newFunctions.containsKey(fnId)) {
+            newFunctions.put(fnId, resolved.freshBytes() != null ? resolved.freshBytes() : Codec.toBytes(fn));
+        }
         Long index = fnIndex.get(fnId);
         if (index == null) {
             index = (long) fnDict.size();
@@ -128,6 +178,7 @@ final class GraphEncoder {
         f.put("wants", wanted);
         if (!newFunctions.isEmpty()) {
             f.put("functions", new HashMap<>(newFunctions));
+            shipped.addAll(newFunctions.keySet());
             newFunctions.clear();
         }
         out.add(Message.of(Ops.UPDATE_GRAPH, f));
@@ -145,5 +196,15 @@ final class GraphEncoder {
             flush();
         }
         return out;
+    }
+
+    /**
+     * Sends the messages in order with {@code send}, then records their functions as held by the scheduler:
+     * only after the send, so that a concurrent encoder ships the bytes too rather than naming a function
+     * whose bytes are still on their way behind its own message.
+     */
+    void sendAll(java.util.function.Consumer<Message> send) {
+        finish().forEach(send);
+        functions.sent.addAll(shipped);
     }
 }

@@ -68,6 +68,7 @@ public final class LocalCluster implements AutoCloseable {
         private CommOptions options = CommOptions.defaults();
         private int allowedFailures = 3;
         private Duration heartbeatTimeout = Duration.ofSeconds(30);
+        private long unusedFunctionBytes = SchedulerConfig.DEFAULT_UNUSED_FUNCTION_BYTES;
         private DashboardConfig dashboard = DashboardConfig.disabled();
         // Full JIT by default: worker processes run user kernels, so C2 matters more than start-up time.
         private List<String> jvmArgs = List.of("-XX:+UseSerialGC", OPEN_LAMBDAS);
@@ -119,6 +120,12 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
+        /** See {@link SchedulerConfig#unusedFunctionBytes()}; 0 forgets every function as soon as no task runs it. */
+        public Builder unusedFunctionBytes(long bytes) {
+            this.unusedFunctionBytes = bytes;
+            return this;
+        }
+
         /** Serve the scheduler's dashboard at 127.0.0.1:8787 (a free port if taken), or not (default). */
         public Builder dashboard(boolean on) {
             this.dashboard = on ? DashboardConfig.defaults() : DashboardConfig.disabled();
@@ -157,7 +164,8 @@ public final class LocalCluster implements AutoCloseable {
         Address listen = scheme.equals("tcp") ? Address.tcp("127.0.0.1", 0) : Address.inproc("scheduler-" + UUID.randomUUID());
         this.scheduler = Scheduler.start(SchedulerConfig.listeningOn(listen)
                 .withOptions(b.options.withIdentity("scheduler"))
-                .withAllowedFailures(b.allowedFailures).withHeartbeatTimeout(b.heartbeatTimeout));
+                .withAllowedFailures(b.allowedFailures).withHeartbeatTimeout(b.heartbeatTimeout)
+                .withUnusedFunctionBytes(b.unusedFunctionBytes));
         DashboardServer board = null;
         try {
             board = b.dashboard.enabled() ? DashboardServer.start(scheduler, b.dashboard) : null;

@@ -4,10 +4,11 @@ package io.dask4j.runtime.protocol;
  * Operation names of the runtime protocol, shared by scheduler, workers and clients.
  *
  * <pre>
- * client -> scheduler : register-client, update-graph, update-data, release-keys, get-workers, close-client
- * scheduler -> client : registered, keys-in-memory, task-erred, key-lost, workers, error
+ * client -> scheduler : register-client, update-graph, update-data, release-keys, get-workers,
+ *                       functions-forgotten, close-client
+ * scheduler -> client : registered, keys-in-memory, task-erred, key-lost, workers, forget-functions, error
  * worker -> scheduler : register-worker, heartbeat, tasks-finished, task-erred, missing-data
- * scheduler -> worker : registered, compute-tasks, free-keys, close, error
+ * scheduler -> worker : registered, compute-tasks, free-keys, free-functions, close, error
  * anyone -> worker    : get-data (reply: data), put-data (reply: ok)
  * </pre>
  */
@@ -28,6 +29,10 @@ public final class Ops {
     public static final String MISSING_DATA = "missing-data";
     public static final String FREE_KEYS = "free-keys";
     public static final String CLOSE = "close";
+    /** Function lifecycle: see the scheduler's {@code FunctionRegistry}. */
+    public static final String FORGET_FUNCTIONS = "forget-functions";
+    public static final String FUNCTIONS_FORGOTTEN = "functions-forgotten";
+    public static final String FREE_FUNCTIONS = "free-functions";
     public static final String GET_DATA = "get-data";
     public static final String DATA = "data";
     public static final String PUT_DATA = "put-data";

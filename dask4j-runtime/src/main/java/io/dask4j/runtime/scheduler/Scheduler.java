@@ -70,7 +70,7 @@ public final class Scheduler implements AutoCloseable {
 
     private Scheduler(SchedulerConfig config) {
         this.config = config;
-        this.state = new SchedulerState(config.allowedFailures());
+        this.state = new SchedulerState(config.allowedFailures(), config.unusedFunctionBytes());
         this.views = new ViewPublisher(state, () -> addresses().stream().map(Address::toString).toList());
         this.loop = new Thread(null, this::runLoop, "dask4j-scheduler", 256L << 20);
         this.loop.setDaemon(true);

@@ -34,8 +34,9 @@ final class SchedulerState {
     private long generation;
     private long workersLost;
 
-    SchedulerState(int allowedFailures) {
-        this.tx = new Transitions(allowedFailures);
+    /** @param unusedFunctionBytes see {@link SchedulerConfig#unusedFunctionBytes()} */
+    SchedulerState(int allowedFailures, long unusedFunctionBytes) {
+        this.tx = new Transitions(allowedFailures, unusedFunctionBytes);
     }
 
     ClientState addClient(String id, String scheme, MessageSink sink) {
@@ -54,6 +55,7 @@ final class SchedulerState {
             tx.maybeRelease(t);
         }
         c.wants.clear();
+        tx.functions.clientGone(c);
         tx.assignReady();
     }
 
@@ -124,6 +126,7 @@ final class SchedulerState {
                 c.sink.send(Message.of(Ops.WORKERS, Map.of("req", m.getLong("req"), "ids", ids, "addresses", addrs,
                         "nthreads", threads)));
             }
+            case Ops.FUNCTIONS_FORGOTTEN -> tx.functions.forgotten(c, strings(m, "ids"));
             case Ops.HEARTBEAT -> { }
             default -> throw new ProtocolException("unknown op '" + m.op() + "' from a client");
         }
@@ -189,6 +192,7 @@ final class SchedulerState {
     /** Places ready tasks, then flushes every peer's columnar messages: call after each batch of messages. */
     void assign() {
         tx.assignReady();
+        tx.functions.sweep();
         for (WorkerState w : tx.workers.values()) {
             w.sink.flush();
         }
@@ -264,11 +268,11 @@ final class SchedulerState {
                 if (!(e.getValue() instanceof byte[] bytes)) {
                     throw new ProtocolException("update-graph: function " + e.getKey() + " is not bytes");
                 }
-                tx.functions.put(e.getKey(), bytes);
+                tx.functions.received(c, e.getKey(), bytes);
             }
         }
         for (String fn : fns) {
-            if (!tx.functions.containsKey(fn)) {
+            if (!tx.functions.knows(fn)) {
                 throw new ProtocolException("update-graph refers to unknown function " + fn);
             }
         }
@@ -412,6 +416,7 @@ final class SchedulerState {
             ws.add(new WorkerSnapshot(w.id, w.name, w.addresses, w.nthreads, w.memoryLimit, w.processing.size(),
                     w.has.size(), w.nbytes, w.tasksCompleted));
         }
-        return new SchedulerSnapshot(tx.counts(), ws, clients.size(), tx.completed, tx.erred, workersLost, messages, frameBytes);
+        return new SchedulerSnapshot(tx.counts(), ws, clients.size(), tx.completed, tx.erred, workersLost, messages, frameBytes,
+                tx.functions.size());
     }
 }

@@ -20,7 +20,7 @@ import java.util.Map;
 final class Transitions {
     final Map<String, TaskState> tasks = new HashMap<>();
     final Map<String, WorkerState> workers = new LinkedHashMap<>();
-    final Map<String, byte[]> functions = new HashMap<>();
+    final FunctionRegistry functions;
     private final int[] counts = new int[TaskStatus.values().length];
     private final ArrayDeque<TaskState> ready = new ArrayDeque<>();
     private final int allowedFailures;
@@ -29,8 +29,9 @@ final class Transitions {
     long completed;
     long erred;
 
-    Transitions(int allowedFailures) {
+    Transitions(int allowedFailures, long unusedFunctionBytes) {
         this.allowedFailures = allowedFailures;
+        this.functions = new FunctionRegistry(workers, unusedFunctionBytes);
     }
 
     void setStatus(TaskState t, TaskStatus s) {
@@ -57,6 +58,9 @@ final class Transitions {
         g.total++;
         g.counts[t.status.ordinal()]++;
         tasks.put(t.key, t);
+        if (t.fnId != null) {
+            functions.taskCreated(t.fnId);
+        }
     }
 
     Map<TaskStatus, Integer> counts() {
@@ -255,6 +259,9 @@ final class Transitions {
         setStatus(t, TaskStatus.FORGOTTEN);
         tasks.remove(t.key);
         t.args = null;
+        if (t.fnId != null) {
+            functions.taskForgotten(t.fnId);
+        }
         for (TaskState d : t.deps) {
             d.liveDependents--;
             maybeRelease(d);
@@ -321,7 +328,7 @@ final class Transitions {
                 whoHas.put(d.key, where);
             }
         }
-        byte[] fnBytes = w.knownFunctions.add(t.fnId) ? functions.get(t.fnId) : null;
+        byte[] fnBytes = w.knownFunctions.add(t.fnId) ? functions.bytes(t.fnId) : null;
         w.sink.add(t.key, (long) t.runId, t.fnId, t.args, t.priority, whoHas, fnBytes);
     }
 }

@@ -159,6 +159,18 @@ final class TaskManager {
         }
     }
 
+    /** The scheduler dropped these functions: no task it sent here runs them any more. */
+    void onFreeFunctions(List<Object> ids) {
+        for (Object id : ids) {
+            functionBytes.remove(String.valueOf(id));
+            functions.remove(String.valueOf(id));
+        }
+    }
+
+    int functionsHeld() {
+        return functionBytes.size();
+    }
+
     private void cancel(WorkerTask t) {
         t.cancelled = true;
         synchronized (this) {
@@ -323,10 +335,14 @@ final class TaskManager {
         if (fn == null) {
             byte[] bytes = functionBytes.get(fnId);
             if (bytes == null) {
-                throw new IllegalStateException("worker " + workerId + " never received function " + fnId);
+                throw new IllegalStateException("worker " + workerId + " does not hold function " + fnId
+                        + " (never received, or freed since)");
             }
             fn = (TaskFunction<?>) Codec.fromBytes(bytes);
             functions.put(fnId, fn);
+            if (functionBytes.get(fnId) != bytes) {
+                functions.remove(fnId, fn);   // freed meanwhile: do not keep a copy nobody will free
+            }
         }
         return fn;
     }

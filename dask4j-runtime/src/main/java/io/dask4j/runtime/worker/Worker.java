@@ -171,7 +171,8 @@ public final class Worker implements AutoCloseable {
     public WorkerStats stats() {
         return new WorkerStats(tasks.tasksRun.get(), tasks.tasksFailed.get(), fetcher.transfers.get(),
                 fetcher.keysFetched.get(), fetcher.bytesFetched.get(), transfersOut.get(), keysServed.get(),
-                store.memoryBytes(), store.spilledBytes(), store.spillCount(), store.unspillCount());
+                store.memoryBytes(), store.spilledBytes(), store.spillCount(), store.unspillCount(),
+                tasks.functionsHeld());
     }
 
     private void readScheduler() {
@@ -181,6 +182,7 @@ public final class Worker implements AutoCloseable {
                     switch (m.op()) {
                         case Ops.COMPUTE_TASKS -> tasks.onComputeTasks(m);
                         case Ops.FREE_KEYS -> tasks.onFreeKeys(m.getList("keys"));
+                        case Ops.FREE_FUNCTIONS -> tasks.onFreeFunctions(m.getList("ids"));
                         case Ops.CLOSE -> {
                             close();
                             return;

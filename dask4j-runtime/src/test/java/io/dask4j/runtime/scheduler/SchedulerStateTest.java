@@ -26,7 +26,7 @@ class SchedulerStateTest {
 
     @BeforeEach
     void setUp() {
-        state = new SchedulerState(1);
+        state = new SchedulerState(1, 0);   // no unused function kept: each is forgotten at once
         a = state.addWorker(register("tcp://a:1", 1), toA::add, 0, 1000);
         b = state.addWorker(register("tcp://b:1", 1), toB::add, 0, 1000);
         client = state.addClient("client-1", "tcp", toClient::add);
@@ -41,6 +41,11 @@ class SchedulerStateTest {
 
     /** An update-graph of (key, deps...) rows, wanting {@code wants}. */
     private void submit(List<List<String>> rows, List<String> wants) {
+        submit(client, rows, wants, true);
+    }
+
+    /** The same from {@code from}, with the bytes of the function fn-1 or naming it only. */
+    private void submit(ClientState from, List<List<String>> rows, List<String> wants, boolean withFunctionBytes) {
         List<Object> keys = new ArrayList<>();
         List<Object> fns = new ArrayList<>();
         List<Object> args = new ArrayList<>();
@@ -57,8 +62,10 @@ class SchedulerStateTest {
         f.put("args", args);
         f.put("deps", deps);
         f.put("wants", wants);
-        f.put("functions", Map.of("fn-1", new byte[]{9}));
-        state.onClientMessage(client, Message.of(Ops.UPDATE_GRAPH, f));
+        if (withFunctionBytes) {
+            f.put("functions", Map.of("fn-1", new byte[]{9}));
+        }
+        state.onClientMessage(from, Message.of(Ops.UPDATE_GRAPH, f));
         state.assign();
     }
 
@@ -107,6 +114,96 @@ class SchedulerStateTest {
         submit(List.of(List.of("x"), List.of("y"), List.of("z")), List.of("x", "y", "z"));
         Message m = toA.stream().filter(x -> x.op().equals(Ops.COMPUTE_TASKS)).findFirst().orElseThrow();
         assertThat(m.getList("fnbs").stream().filter(o -> o != null).count()).isEqualTo(1);
+    }
+
+    private static List<Object> ids(List<Message> out, String op) {
+        List<Object> ids = new ArrayList<>();
+        for (Message m : out) {
+            if (m.op().equals(op)) {
+                ids.addAll(m.getList("ids"));
+            }
+        }
+        return ids;
+    }
+
+    private void release(ClientState from, String key) {
+        state.onClientMessage(from, Message.of(Ops.RELEASE_KEYS, Map.of("keys", List.of(key))));
+        state.assign();
+    }
+
+    private void answerForget(ClientState from) {
+        state.onClientMessage(from, Message.of(Ops.FUNCTIONS_FORGOTTEN, Map.of("ids", List.of("fn-1"))));
+        state.assign();
+    }
+
+    private int functionsHeld() {
+        return state.snapshot(0, 0).functionsHeld();
+    }
+
+    @Test
+    void aFunctionNoTaskRunsIsDroppedOnceItsClientAnswersAndItsWorkersAreToldToo() {
+        submit(List.of(List.of("x")), List.of("x"));
+        WorkerState runner = state.tx.tasks.get("x").processingOn;
+        List<Message> toRunner = runner == a ? toA : toB;
+        finish(runner, "x", 8);
+        toClient.clear();
+        release(client, "x");
+        assertThat(ids(toClient, Ops.FORGET_FUNCTIONS)).containsExactly("fn-1");
+        assertThat(functionsHeld()).as("kept until the client answers").isEqualTo(1);
+        assertThat(ids(toRunner, Ops.FREE_FUNCTIONS)).isEmpty();
+
+        answerForget(client);
+        assertThat(functionsHeld()).isZero();
+        assertThat(ids(toRunner, Ops.FREE_FUNCTIONS)).containsExactly("fn-1");
+        assertThat(ids(runner == a ? toB : toA, Ops.FREE_FUNCTIONS)).as("the worker that never had it").isEmpty();
+        assertThatThrownBy(() -> submit(client, List.of(List.of("y")), List.of("y"), false))
+                .isInstanceOf(ProtocolException.class).hasMessageContaining("unknown function fn-1");
+
+        toA.clear();
+        toB.clear();
+        submit(List.of(List.of("y")), List.of("y"));
+        Message compute = java.util.stream.Stream.concat(toA.stream(), toB.stream())
+                .filter(m -> m.op().equals(Ops.COMPUTE_TASKS)).findFirst().orElseThrow();
+        assertThat(compute.getList("fnbs").getFirst()).as("the bytes travel to the worker again").isInstanceOf(byte[].class);
+    }
+
+    @Test
+    void aTaskNamingTheFunctionBeforeTheAnswerKeepsItUntilItTooIsForgotten() {
+        submit(List.of(List.of("x")), List.of("x"));
+        finish(state.tx.tasks.get("x").processingOn, "x", 8);
+        release(client, "x");
+        submit(client, List.of(List.of("y")), List.of("y"), false);   // sent before the client saw the request
+        answerForget(client);
+        assertThat(status("y")).isEqualTo(TaskStatus.PROCESSING);
+        assertThat(functionsHeld()).isEqualTo(1);
+        assertThat(ids(toA, Ops.FREE_FUNCTIONS)).isEmpty();
+        assertThat(ids(toB, Ops.FREE_FUNCTIONS)).isEmpty();
+
+        // The client forgot it: y's function counts on no client now, and goes with y without another question.
+        toClient.clear();
+        finish(state.tx.tasks.get("y").processingOn, "y", 8);
+        release(client, "y");
+        assertThat(ids(toClient, Ops.FORGET_FUNCTIONS)).isEmpty();
+        assertThat(functionsHeld()).isZero();
+    }
+
+    @Test
+    void aFunctionTwoClientsSentStaysUntilBothHaveForgottenIt() {
+        List<Message> toOther = new ArrayList<>();
+        ClientState other = state.addClient("client-2", "tcp", toOther::add);
+        submit(List.of(List.of("x")), List.of("x"));
+        submit(other, List.of(List.of("y")), List.of("y"), true);
+        for (String k : List.of("x", "y")) {
+            finish(state.tx.tasks.get(k).processingOn, k, 8);
+        }
+        release(client, "x");
+        release(other, "y");
+        assertThat(ids(toClient, Ops.FORGET_FUNCTIONS)).containsExactly("fn-1");
+        assertThat(ids(toOther, Ops.FORGET_FUNCTIONS)).containsExactly("fn-1");
+        answerForget(client);
+        assertThat(functionsHeld()).isEqualTo(1);
+        state.removeClient(other);   // gone without answering
+        assertThat(functionsHeld()).isZero();
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param deadPeerTimeout how soon a tcp comm to a peer that went silent without closing (a host that lost
  *     power, a cut cable) fails while it waits for data: TCP keepalive probes start after a quarter or so of
  *     it and the comm fails when ten go unanswered, as Dask's {@code distributed.comm.timeouts.tcp} (30 s)
- *     sets them. At least 11 s; {@link Duration#ZERO} leaves the operating system's keepalive settings
+ *     sets them (Linux caps each spacing at 32767 s). At least 11 s; {@link Duration#ZERO} leaves the operating system's keepalive settings
  *     (Linux: two hours before the first probe). The backends that do not use TCP ignore it.
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,

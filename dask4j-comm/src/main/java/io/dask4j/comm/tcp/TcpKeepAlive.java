@@ -19,6 +19,8 @@ import java.time.Duration;
 final class TcpKeepAlive {
     private static final Logger LOG = LoggerFactory.getLogger(TcpKeepAlive.class);
     static final int PROBES = 10;
+    /** Linux refuses idle times and intervals above this ({@code MAX_TCP_KEEPIDLE}, {@code MAX_TCP_KEEPINTVL}). */
+    static final int MAX_SECONDS = 32767;
 
     /** Seconds of silence before the first probe, seconds between probes, and the number of probes. */
     record Settings(int idleSeconds, int intervalSeconds, int probes) {
@@ -30,7 +32,10 @@ final class TcpKeepAlive {
     private TcpKeepAlive() {
     }
 
-    /** The probes for a timeout of {@code timeoutSeconds} (at least {@code PROBES + 1}), as Dask computes them. */
+    /**
+     * The probes for a timeout of {@code timeoutSeconds} (at least {@code PROBES + 1}), as Dask computes them;
+     * past about 100 hours the kernel's limits cap them, and the comm fails sooner than asked.
+     */
     static Settings settingsFor(long timeoutSeconds) {
         if (timeoutSeconds < PROBES + 1) {
             throw new IllegalArgumentException("a dead-peer timeout needs at least " + (PROBES + 1) + " s: " + timeoutSeconds);
@@ -38,7 +43,8 @@ final class TcpKeepAlive {
         int timeout = (int) Math.min(timeoutSeconds, Integer.MAX_VALUE / 2);
         int idle = Math.max(2, timeout / 4);
         int interval = Math.max(1, (timeout - idle) / PROBES);
-        return new Settings(timeout - interval * PROBES, interval, PROBES);
+        idle = timeout - interval * PROBES;
+        return new Settings(Math.min(idle, MAX_SECONDS), Math.min(interval, MAX_SECONDS), PROBES);
     }
 
     /** Turns keepalive on for {@code channel}, with probes sized from {@code deadPeerTimeout} unless it is zero. */
@@ -52,9 +58,10 @@ final class TcpKeepAlive {
             channel.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, s.idleSeconds());
             channel.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, s.intervalSeconds());
             channel.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, s.probes());
-        } catch (UnsupportedOperationException e) {
-            // A platform without per-socket keepalive settings keeps the system's: slower to notice, still correct.
-            LOG.debug("per-socket keepalive settings are not supported here: {}", e.toString());
+        } catch (UnsupportedOperationException | java.net.SocketException e) {
+            // A platform without per-socket keepalive settings (or with other limits) keeps the system's: slower to
+            // notice a dead peer, still correct. Losing the comm over it would be worse.
+            LOG.debug("keepalive settings {} refused: {}", s, e.toString());
         }
     }
 }

@@ -21,6 +21,8 @@ class TcpKeepAliveTest {
         assertThat(TcpKeepAlive.settingsFor(30)).isEqualTo(new TcpKeepAlive.Settings(10, 2, 10));
         assertThat(TcpKeepAlive.settingsFor(11)).isEqualTo(new TcpKeepAlive.Settings(1, 1, 10));
         assertThat(TcpKeepAlive.settingsFor(3600)).isEqualTo(new TcpKeepAlive.Settings(900, 270, 10));
+        assertThat(TcpKeepAlive.settingsFor(Duration.ofDays(7).toSeconds()))
+                .as("capped at the kernel's limits").isEqualTo(new TcpKeepAlive.Settings(32767, 32767, 10));
         for (int t = 11; t <= 1000; t++) {
             TcpKeepAlive.Settings s = TcpKeepAlive.settingsFor(t);
             assertThat(s.totalSeconds()).as("timeout %d", t).isEqualTo(t);
@@ -48,6 +50,17 @@ class TcpKeepAliveTest {
                 assertThat(end.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL)).isEqualTo(4);
                 assertThat(end.getOption(ExtendedSocketOptions.TCP_KEEPCOUNT)).isEqualTo(10);
             }
+        }
+    }
+
+    @Test
+    void aTimeoutOfAWeekStillGivesAWorkingComm() throws Exception {
+        try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+             SocketChannel dialled = SocketChannel.open(server.getLocalAddress());
+             SocketChannel accepted = server.accept()) {
+            new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2),
+                    CommOptions.defaults().withDeadPeerTimeout(Duration.ofDays(7)));
+            assertThat(accepted.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(TcpKeepAlive.MAX_SECONDS);
         }
     }
 

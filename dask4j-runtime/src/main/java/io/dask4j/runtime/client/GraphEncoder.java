@@ -87,6 +87,12 @@ final class GraphEncoder {
             sending.writeLock().lock();
             try {
                 forgotten.forEach(sent::remove);
+                // Serialized afresh when next used, under the id of those bytes: state the function captured may
+                // have changed since, and the id must name exactly the bytes that travel.
+                Set<String> gone = Set.copyOf(forgotten);
+                synchronized (ids) {
+                    ids.values().removeIf(gone::contains);
+                }
                 answer.accept(forgotten);
             } finally {
                 sending.writeLock().unlock();

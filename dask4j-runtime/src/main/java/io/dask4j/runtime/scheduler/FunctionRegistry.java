@@ -23,7 +23,8 @@ import java.util.Set;
  * no task runs it; the workers that hold it are then told to drop theirs ({@code free-functions}). Each
  * peer's messages arrive in the order it sent them, so an answer means that client names the function only
  * with its bytes from then on. Without this, a lambda capturing a different value per task would grow the
- * scheduler's and the workers' memory for the cluster's life.
+ * scheduler's and the workers' memory for the cluster's life. A client that never answers (one stuck, or
+ * one that does not know the request) keeps its functions here until it disconnects.
  *
  * <p>Event-loop thread only, like the rest of the state machine.
  */
@@ -35,6 +36,8 @@ final class FunctionRegistry {
         int tasks;
         /** Clients that may name it without its bytes: those that sent it and have not answered a forget. */
         final Set<ClientState> clients = new HashSet<>(2);
+        /** Workers it was sent to: they hold it until told to free it (or until they die). */
+        final Set<WorkerState> workers = new HashSet<>(4);
 
         Entry(String id, byte[] bytes) {
             this.id = id;
@@ -43,18 +46,13 @@ final class FunctionRegistry {
     }
 
     private final Map<String, Entry> byId = new HashMap<>();
-    /** Functions no task runs and no client was asked about yet, oldest first, and their bytes. */
+    /** Functions no task runs, oldest first, not yet evicted: kept within the budget for reuse. */
     private final LinkedHashMap<String, Entry> unused = new LinkedHashMap<>();
     private long unusedBytes;
     private final long unusedBudget;
-    private final Map<String, WorkerState> workers;
 
-    /**
-     * @param workers the live workers, whose {@link WorkerState#knownFunctions} say who holds what
-     * @param unusedBudget bytes of functions no task runs kept for reuse before their clients are asked to forget them
-     */
-    FunctionRegistry(Map<String, WorkerState> workers, long unusedBudget) {
-        this.workers = workers;
+    /** @param unusedBudget bytes of functions no task runs kept for reuse before their clients are asked to forget them */
+    FunctionRegistry(long unusedBudget) {
         this.unusedBudget = unusedBudget;
     }
 
@@ -71,9 +69,10 @@ final class FunctionRegistry {
         return byId.containsKey(id);
     }
 
-    /** The bytes of a known function. */
-    byte[] bytes(String id) {
-        return byId.get(id).bytes;
+    /** The bytes of a known function if {@code w} does not hold it yet (it will), else null. */
+    byte[] bytesUnlessHeldBy(WorkerState w, String id) {
+        Entry e = byId.get(id);
+        return e.workers.add(w) ? e.bytes : null;
     }
 
     /** Functions held. */
@@ -157,8 +156,8 @@ final class FunctionRegistry {
         if (unused.remove(e.id) != null) {
             unusedBytes -= e.bytes.length;
         }
-        for (WorkerState w : workers.values()) {
-            if (w.knownFunctions.remove(e.id)) {
+        for (WorkerState w : e.workers) {
+            if (w.alive) {
                 toFree.computeIfAbsent(w, k -> new ArrayList<>()).add(e.id);
             }
         }

@@ -9,8 +9,9 @@ import java.util.Map;
  *
  * @param frameBytesReceived bytes of binary frames the scheduler received (task data never passes
  *     through the scheduler, so this stays near zero: only task arguments travel here)
- * @param functionsHeld serialized task functions the scheduler keeps (those of live tasks, and those whose
- *     clients have not yet answered a request to forget them)
+ * @param functionsHeld serialized task functions the scheduler keeps: those of live tasks, recently unused
+ *     ones within {@link SchedulerConfig#unusedFunctionBytes()}, and those whose clients have not yet answered
+ *     a request to forget them
  */
 public record SchedulerSnapshot(Map<TaskStatus, Integer> taskCounts, List<WorkerSnapshot> workers, int clients,
                                 long tasksCompleted, long tasksErred, long workersLost,

@@ -191,6 +191,7 @@ final class SchedulerState {
 
     /** Places ready tasks, then flushes every peer's columnar messages: call after each batch of messages. */
     void assign() {
+        freeUncountedCopies();
         tx.assignReady();
         tx.functions.sweep();
         for (WorkerState w : tx.workers.values()) {
@@ -221,11 +222,15 @@ final class SchedulerState {
                 tx.lost(dep);
             }
             // A holder that is alive but was not reached keeps a copy nobody counts any more: have it dropped,
-            // unless one of its own running tasks still reads it (lost() above cancelled those of a lost input).
+            // once none of its own running tasks reads it (lost() above cancelled those of a lost input).
             for (WorkerState h : unreachable) {
-                if (h.alive && !runsADependentOf(h, dep)) {
-                    h.sink.free(dep.key);
+                if (h.alive) {
+                    h.uncountedCopies.add(dep);
                 }
+            }
+            if (!unreachable.isEmpty() && dep.status == TaskStatus.MEMORY) {
+                // Clients may have been told the copy is on a holder that no longer counts: point them at one that does.
+                dep.forEachWanter(c -> tx.notifyInMemory(c, dep));
             }
         }
         if (!current) {
@@ -243,6 +248,29 @@ final class SchedulerState {
             t.processingOn = null;
             tx.setStatus(t, TaskStatus.WAITING);
             tx.requeue(t);
+        }
+    }
+
+    /** Frees the uncounted copies (see {@link WorkerState#uncountedCopies}) that no running task reads any more. */
+    private void freeUncountedCopies() {
+        for (WorkerState w : tx.workers.values()) {
+            if (w.uncountedCopies.isEmpty()) {
+                continue;
+            }
+            for (java.util.Iterator<TaskState> it = w.uncountedCopies.iterator(); it.hasNext(); ) {
+                TaskState copy = it.next();
+                if (runsADependentOf(w, copy)) {
+                    continue;
+                }
+                it.remove();
+                // The key may live again (resubmitted after it was forgotten) and be held or computed here.
+                TaskState current = tx.tasks.get(copy.key);
+                boolean inUseHere = current != null && (current.processingOn == w
+                        || (current.holders != null && current.holders.contains(w)));
+                if (!inUseHere) {
+                    w.sink.free(copy.key);
+                }
+            }
         }
     }
 

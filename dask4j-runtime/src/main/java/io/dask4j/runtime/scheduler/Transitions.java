@@ -31,7 +31,7 @@ final class Transitions {
 
     Transitions(int allowedFailures, long unusedFunctionBytes) {
         this.allowedFailures = allowedFailures;
-        this.functions = new FunctionRegistry(workers, unusedFunctionBytes);
+        this.functions = new FunctionRegistry(unusedFunctionBytes);
     }
 
     void setStatus(TaskState t, TaskStatus s) {
@@ -144,6 +144,7 @@ final class Transitions {
             t.holders.add(w);
             w.has.add(t);
             w.nbytes += t.nbytes;
+            w.uncountedCopies.remove(t);
         }
     }
 
@@ -328,7 +329,7 @@ final class Transitions {
                 whoHas.put(d.key, where);
             }
         }
-        byte[] fnBytes = w.knownFunctions.add(t.fnId) ? functions.bytes(t.fnId) : null;
+        byte[] fnBytes = functions.bytesUnlessHeldBy(w, t.fnId);
         w.sink.add(t.key, (long) t.runId, t.fnId, t.args, t.priority, whoHas, fnBytes);
     }
 }

@@ -20,7 +20,11 @@ final class WorkerState {
     final Outbox sink;
     final Set<TaskState> processing = new LinkedHashSet<>();
     final Set<TaskState> has = new HashSet<>();
-    final Set<String> knownFunctions = new HashSet<>();
+    /**
+     * Copies this worker keeps that the scheduler stopped counting (a peer could not fetch them from here)
+     * but that a task running here still reads: freed once no such task runs, unless counted again first.
+     */
+    final Set<TaskState> uncountedCopies = new HashSet<>();
     long nbytes;
     long lastSeenNs;
     long tasksCompleted;

@@ -50,6 +50,32 @@ class FunctionTableTest {
     }
 
     @Test
+    void aForgottenFunctionIsSerializedAfreshUnderTheIdOfItsNewBytes() {
+        int[] captured = {1};
+        SerializableFunction<Integer, Integer> addsCaptured = x -> x + captured[0];
+        Adapters.OfFunction<Integer, Integer> adding = new Adapters.OfFunction<>(addsCaptured);
+        GraphEncoder enc = new GraphEncoder(table, Set.of("a"), false);
+        table.whileSending(() -> {
+            enc.add("a", addsCaptured, adding, new Object[]{1});
+            enc.sendAll(wire::add);
+            return null;
+        });
+        String before = (String) wire.getLast().getList("fns_dict").getFirst();
+        captured[0] = 2;
+        table.forget(List.of(before), ids -> { });
+        GraphEncoder again = new GraphEncoder(table, Set.of("b"), false);
+        table.whileSending(() -> {
+            again.add("b", addsCaptured, adding, new Object[]{1});
+            again.sendAll(wire::add);
+            return null;
+        });
+        Message m = wire.getLast();
+        String after = (String) m.getList("fns_dict").getFirst();
+        assertThat(after).as("the id names the bytes that travel, not those of the first submission").isNotEqualTo(before);
+        assertThat(m.getMap("functions")).containsOnlyKeys(after);
+    }
+
+    @Test
     void theAnswerToAForgetFollowsEverySubmissionThatNamedTheFunctionWithoutItsBytes() throws Exception {
         String id = (String) submit("a").getList("fns_dict").getFirst();
         CountDownLatch encoded = new CountDownLatch(1);

@@ -414,11 +414,15 @@ class SchedulerStateTest {
         WorkerState other = runner == a ? b : a;
         List<Message> toOther = other == a ? toA : toB;
         String dep = runner == a ? "y" : "x";
+        String runnersOwn = runner == a ? "x" : "y";
+        submit(List.of(List.of("busy", runnersOwn)), List.of("busy"));   // keeps the runner the busier worker
+        assertThat(state.tx.tasks.get("busy").processingOn).isSameAs(runner);
         toA.clear();
         toB.clear();
         state.onWorkerMessage(runner, Message.of(Ops.MISSING_DATA, Map.of("key", "z", "run", z.runId, "dep", dep,
                 "from", other.id)), 0);
         state.assign();
+        assertThat(state.tx.tasks.get(dep).processingOn).as("recomputed on the holder that was not reached").isSameAs(other);
         assertThat(freed(toOther)).contains(dep);
         int freedAt = -1;
         int computedAt = Integer.MAX_VALUE;
@@ -430,6 +434,7 @@ class SchedulerStateTest {
                 computedAt = Math.min(computedAt, i);
             }
         }
+        assertThat(computedAt).isLessThan(Integer.MAX_VALUE);
         assertThat(freedAt).as("the stale copy is dropped before the holder is asked to recompute it").isLessThan(computedAt);
     }
 
@@ -453,6 +458,15 @@ class SchedulerStateTest {
         assertThat(state.tx.tasks.get("s").holders).containsExactly(reporter);
         assertThat(freed(holder == a ? toA : toB)).doesNotContain("s");
         assertThat(u2.processingOn).isSameAs(holder);
+        Message moved = toClient.getLast();
+        assertThat(moved.op()).isEqualTo(Ops.KEYS_IN_MEMORY);
+        assertThat(moved.getList("keys")).containsExactly("s");
+        assertThat(io.dask4j.runtime.protocol.ColumnBatch.decoded(moved, "workers", moved.getList("workers"), 0))
+                .as("the client is pointed at the copy that still counts").isEqualTo(reporter.id);
+
+        finish(holder, "u2", 8);
+        assertThat(freed(holder == a ? toA : toB)).as("dropped once its own task is done with it").contains("s");
+        assertThat(freed(reporter == a ? toA : toB)).doesNotContain("s");
     }
 
     @Test

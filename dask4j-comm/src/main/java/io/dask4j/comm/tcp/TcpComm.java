@@ -19,6 +19,8 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -35,6 +37,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Reading.</b> Small messages are read in one system call into a reused buffer and copied out;
  * each frame lands in a fresh, exactly sized array of its kind (see {@link WireCodec#allocateFrame}), so
  * frames of different messages never share memory. Limits are checked before allocating.
+ *
+ * <p><b>Closing.</b> {@link #close()} sends what was written, then a FIN, and returns; the socket itself
+ * closes once the peer has closed its side (see {@link LingeringClose}), so that unread input cannot make
+ * the kernel reset the connection and destroy the tail of our last message. A read under way meanwhile
+ * drops whatever still arrives and then fails as closed. {@link #abort()} resets at once.
  *
  * <p><b>Threads.</b> One reader and one writer at a time (writers are serialized by a lock anyway);
  * close/abort from any thread. Blocking calls suit virtual threads; platform threads get the lowest
@@ -58,6 +65,9 @@ final class TcpComm implements LimitedComm {
     private volatile String closeReason = "";
 
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** Held by the reader inside {@link #read()}, or by the thread draining input after a close. */
+    private final Semaphore reading = new Semaphore(1);
+    private volatile ScheduledFuture<?> lingerDeadline;
     private final WireCodec codec = new WireCodec();
     private final ByteBuffer out = ByteBuffer.allocateDirect(IO_BUFFER_BYTES);
     private final MemorySegment outAll = MemorySegment.ofBuffer(out);
@@ -184,6 +194,26 @@ final class TcpComm implements LimitedComm {
         if (closed.get()) {
             throw closedError();
         }
+        if (!reading.tryAcquire()) {
+            if (closed.get()) {
+                throw closedError();   // a close is draining the input: there is nothing to read
+            }
+            reading.acquireUninterruptibly();
+        }
+        try {
+            while (true) {
+                Message m = readMessage();
+                if (!closed.get()) {
+                    return m;
+                }
+                // Closed locally while this read was under way: drop what still arrives until the peer closes too.
+            }
+        } finally {
+            reading.release();
+        }
+    }
+
+    private Message readMessage() {
         try {
             fill(WireCodec.PRELUDE_BYTES, true);
             int headerBytes = WireCodec.readPrelude(in, maxMessageBytes);
@@ -196,19 +226,26 @@ final class TcpComm implements LimitedComm {
             }
             return header.toMessage(frames);
         } catch (ProtocolException e) {
-            abort("protocol error: " + e.getMessage());
-            throw new ProtocolException("from " + peer + ": " + e.getMessage(), e);
+            throw failedRead("protocol error: " + e.getMessage(), new ProtocolException("from " + peer + ": " + e.getMessage(), e));
         } catch (CommException e) {
-            abort(e.getMessage());
-            throw e;
+            throw failedRead(e.getMessage(), e);
         } catch (IOException e) {
-            abort("read failed: " + e.getMessage());
-            throw TcpErrors.translate(e, "read from " + peer);
+            throw failedRead("read failed: " + e.getMessage(), TcpErrors.translate(e, "read from " + peer));
         } catch (RuntimeException | Error e) {
             // e.g. out of memory for a frame: the rest of the message is still on the wire, so give up the comm
             abort("read failed: " + e);
             throw e;
         }
+    }
+
+    /** Ends the comm after a failed read: the error to throw, or after a local close (the linger is over) a closed one. */
+    private RuntimeException failedRead(String reason, RuntimeException error) {
+        if (closed.get()) {
+            closeChannel();   // most often the peer's end of stream answering our FIN: the close is complete
+            return closedError();
+        }
+        abort(reason);
+        return error;
     }
 
     private MessageHeader readHeader(int headerBytes) throws IOException {
@@ -306,12 +343,23 @@ final class TcpComm implements LimitedComm {
         try {
             if (closed.compareAndSet(false, true)) {
                 closeReason = "closed locally";
+                lingerDeadline = LingeringClose.deadline(this::closeChannel);
                 try {
                     channel.shutdownOutput();   // FIN after the data, so the peer reads all of it first
-                } catch (IOException ignored) {
-                    // Already broken: closing below is all that is left to do.
+                } catch (IOException alreadyBroken) {
+                    closeChannel();
+                    return;
                 }
-                closeChannel();
+                if (reading.tryAcquire()) {   // else the reader under way drains (see read())
+                    LingeringClose.inBackground(() -> {
+                        try {
+                            LingeringClose.drain(channel, in);
+                        } finally {
+                            reading.release();
+                            closeChannel();
+                        }
+                    });
+                }
             }
         } finally {
             if (locked) {
@@ -328,6 +376,8 @@ final class TcpComm implements LimitedComm {
     private void abort(String reason) {
         if (closed.compareAndSet(false, true)) {
             closeReason = reason;
+        }
+        if (channel.isOpen()) {   // also cuts short the linger of a close
             try {
                 channel.setOption(StandardSocketOptions.SO_LINGER, 0);   // reset, drop unsent data
             } catch (IOException | RuntimeException ignored) {
@@ -338,6 +388,10 @@ final class TcpComm implements LimitedComm {
     }
 
     private void closeChannel() {
+        ScheduledFuture<?> deadline = lingerDeadline;
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
         try {
             channel.close();
         } catch (IOException ignored) {

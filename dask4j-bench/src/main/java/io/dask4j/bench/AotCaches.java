@@ -30,7 +30,9 @@ import java.util.stream.Stream;
  * JVM options and the workload. If a role's cache is missing, its JVMs train ({@code -XX:AOTCacheOutput}
  * to a staging file named by process id: the JVM writes it when it exits); after a successful job, {@link
  * #commit} keeps one staging file per role as the role's cache and deletes the rest; {@link #discard}
- * deletes them after a failed one. Older job directories beyond {@link #KEPT_JOBS} are deleted.
+ * deletes them after a failed one. Older job directories beyond {@link #KEPT_JOBS} are deleted; only
+ * directories that are surely ours (a job hash for a name, nothing but caches inside), since the root may be
+ * any directory a user names with {@code --aot-cache}.
  *
  * <p>Not thread-safe: one job at a time, on the thread that launches it. Two processes training the same
  * job at once are harmless: the rename is atomic and either file is a valid cache.
@@ -41,6 +43,8 @@ public final class AotCaches {
     static final int KEPT_JOBS = 8;
     private static final String CACHE_SUFFIX = ".aot";
     private static final String STAGING_INFIX = ".staging-";
+    /** The name of a job directory: {@link #hash} of its key parts. */
+    private static final java.util.regex.Pattern JOB_DIRECTORY = java.util.regex.Pattern.compile("[0-9a-f]{16}");
 
     /** No caches: every JVM starts cold. */
     public static final AotCaches OFF = new AotCaches(null);
@@ -206,14 +210,33 @@ public final class AotCaches {
 
     /** Deletes all but the {@link #KEPT_JOBS} most recently used job directories under {@code root}. */
     private static void prune(Path root, Path keep) {
+        List<Path> old;
         try (Stream<Path> dirs = Files.list(root)) {
-            List<Path> old = dirs.filter(Files::isDirectory).filter(d -> !d.equals(keep))
+            old = dirs.filter(d -> !d.equals(keep)).filter(AotCaches::isJobDirectory)
                     .sorted(Comparator.comparing(AotCaches::lastUsed).reversed()).skip(KEPT_JOBS - 1).toList();
-            for (Path d : old) {
-                deleteTree(d);
-            }
         } catch (IOException ignored) {
-            // pruning is housekeeping: the caches in use are unaffected
+            return;   // pruning is housekeeping: the caches in use are unaffected
+        }
+        for (Path d : old) {
+            try {
+                deleteCaches(d);
+            } catch (IOException ignored) {
+                // in use by another job, or not ours after all: leave it
+            }
+        }
+    }
+
+    /** A directory this class made: named by a job hash, holding nothing but cache files. */
+    private static boolean isJobDirectory(Path dir) {
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || !JOB_DIRECTORY.matcher(dir.getFileName().toString()).matches()) {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.allMatch(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && f.getFileName().toString().endsWith(CACHE_SUFFIX));
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -225,10 +248,13 @@ public final class AotCaches {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes the cache files of a job directory, then the directory if nothing else appeared in it. */
+    private static void deleteCaches(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.toList()) {
-                Files.deleteIfExists(f);
+                if (f.getFileName().toString().endsWith(CACHE_SUFFIX)) {
+                    Files.deleteIfExists(f);
+                }
             }
         }
         Files.deleteIfExists(dir);

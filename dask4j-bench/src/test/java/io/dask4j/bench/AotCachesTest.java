@@ -106,6 +106,33 @@ class AotCachesTest {
         assertThat(names(root)).doesNotContain(jobZero.getFileName().toString());
     }
 
+    @Test
+    void aUsersDirectoryGivenAsTheRootLosesNothingButOurOwnJobDirectories(@TempDir Path root) throws IOException {
+        List<Path> theirs = new java.util.ArrayList<>();
+        for (int i = 0; i < AotCaches.KEPT_JOBS + 3; i++) {
+            Path dir = Files.createDirectories(root.resolve("d" + i));
+            Files.writeString(dir.resolve("file.txt"), "the user's");
+            Files.setLastModifiedTime(dir, FileTime.fromMillis(1_000L * (i + 1)));
+            theirs.add(dir);
+        }
+        Path lookalike = Files.createDirectories(root.resolve("0123456789abcdef"));   // named like a job, not one
+        Files.writeString(lookalike.resolve("notes.txt"), "the user's");
+        Files.writeString(lookalike.resolve("x.aot"), "the user's");
+        Files.setLastModifiedTime(lookalike, FileTime.fromMillis(1_000L));
+        for (int i = 0; i < AotCaches.KEPT_JOBS + 3; i++) {
+            Path dir = AotCaches.forJob(root, CLASS_PATH, List.of("job", Integer.toString(i))).directory();
+            Files.writeString(dir.resolve("worker.aot"), "cache");
+            Files.setLastModifiedTime(dir, FileTime.fromMillis(1_000_000L * (i + 1)));
+        }
+        for (Path dir : theirs) {
+            assertThat(dir.resolve("file.txt")).hasContent("the user's");
+        }
+        assertThat(lookalike.resolve("notes.txt")).exists();
+        assertThat(lookalike.resolve("x.aot")).exists();
+        long jobs = names(root).stream().filter(n -> n.matches("[0-9a-f]{16}") && !n.equals("0123456789abcdef")).count();
+        assertThat(jobs).isEqualTo(AotCaches.KEPT_JOBS);
+    }
+
     private static List<String> names(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(f -> f.getFileName().toString()).toList();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Benchmarks that run as an {@code mpirun} job of this JVM's java: the launcher command for each MPI, and
@@ -134,12 +135,55 @@ public final class MpiJobs {
      * Runs {@code command} (an mpirun job, or the driver JVM of a tcp job) and returns the lines of its
      * standard output that start with {@code prefix} (without it); every other line goes to this process's
      * standard error. The job is killed after
-     * {@code timeoutSeconds} even if it hangs with its output open. Returns null, after saying why on
-     * standard error, if the job failed, timed out or printed no result.
+     * {@code timeoutSeconds} even if it hangs with its output open, and when this JVM is stopped (SIGTERM,
+     * Ctrl-C, {@code System.exit}), so that no driver JVM or rank outlives the command that started it.
+     * Returns null, after saying why on standard error, if the job failed, timed out or printed no result.
      */
     public static List<String> run(List<String> command, String prefix, long timeoutSeconds, String what) throws Exception {
         System.err.println("starting: " + describe(command));
-        Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // The hook goes in before the job starts, and the start holds the lock the hook takes: a stop arriving
+        // at any moment finds either no job or the job.
+        AtomicReference<Process> started = new AtomicReference<>();
+        Thread stopJobOnExit = new Thread(() -> {
+            synchronized (started) {
+                if (started.get() != null) {
+                    stop(started.get());
+                }
+            }
+        }, "stop-job-on-exit");
+        Runtime.getRuntime().addShutdownHook(stopJobOnExit);
+        try {
+            Process job;
+            synchronized (started) {
+                job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                started.set(job);
+            }
+            return collect(job, prefix, timeoutSeconds, what);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopJobOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or about to: it stops the job
+            }
+        }
+    }
+
+    /** Stops a job and every process it started: politely first (mpirun passes it on to the ranks), then not. */
+    private static void stop(Process job) {
+        List<ProcessHandle> all = new ArrayList<>(job.descendants().toList());   // before they lose their parent
+        all.add(job.toHandle());
+        all.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        for (ProcessHandle p : all) {
+            try {
+                p.onExit().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (Exception stillRunning) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private static List<String> collect(Process job, String prefix, long timeoutSeconds, String what) throws Exception {
         AtomicBoolean timedOut = new AtomicBoolean();
         Thread watchdog = Thread.ofVirtual().start(() -> {
             try {

@@ -99,4 +99,47 @@ class MpiJobsTest {
         // Without the kill, the sleep keeps the output open for 60 s and the test times out at 30.
         assertThat(MpiJobs.run(List.of("sh", "-c", "echo 'R: partial'; sleep 60"), "R: ", 1, "test")).isNull();
     }
+
+    @Test
+    @Timeout(60)
+    void stoppingTheCommandStopsTheJobItStarted() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process command = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                RunJobMain.class.getName(), "sh", "-c", "sleep 300 & wait")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            List<ProcessHandle> job = List.of();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                job = command.descendants().toList();
+                if (job.stream().anyMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            assertThat(job).as("the job and its sleep started").hasSizeGreaterThanOrEqualTo(2);
+            command.destroy();   // SIGTERM, as a batch system or kill(1) sends
+            assertThat(command.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            for (ProcessHandle p : job) {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (running(p) && System.nanoTime() < until) {
+                    Thread.sleep(20);
+                }
+                assertThat(running(p)).as(() -> "job process " + p.pid() + " " + p.info()).isFalse();
+            }
+        } finally {
+            command.descendants().forEach(ProcessHandle::destroyForcibly);
+            command.destroyForcibly();
+        }
+    }
+
+    /** Alive and not a zombie: orphans of the stopped command may wait for a reaper that a container lacks. */
+    private static boolean running(ProcessHandle p) throws IOException {
+        Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
+        if (!p.isAlive() || !Files.exists(stat)) {
+            return p.isAlive();
+        }
+        String line = Files.readString(stat);
+        return line.charAt(line.lastIndexOf(')') + 2) != 'Z';
+    }
 }

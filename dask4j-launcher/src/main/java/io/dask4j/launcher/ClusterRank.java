@@ -273,11 +273,7 @@ final class ClusterRank {
         if (new HashSet<>(hosts).size() <= 1) {
             return "127.0.0.1";
         }
-        try {
-            return InetAddress.getLocalHost().getHostAddress();
-        } catch (UnknownHostException e) {
-            return hostName();
-        }
+        return io.dask4j.comm.HostAddresses.forPeers();
     }
 
     private static String countHosts(List<String> hosts) {

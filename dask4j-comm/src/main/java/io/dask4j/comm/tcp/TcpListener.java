@@ -3,6 +3,7 @@ package io.dask4j.comm.tcp;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.HostAddresses;
 import io.dask4j.comm.Listener;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -112,13 +113,13 @@ final class TcpListener implements Listener {
         return address == null ? requested : address;
     }
 
-    /** A wildcard bind (0.0.0.0, ::) is reached through this host's address. */
+    /** A wildcard bind (0.0.0.0, ::) is reached through this host's address for peers ({@link HostAddresses}). */
     @Override
     public Address contactAddress() {
         Address address = listenAddress();
         try {
             if (InetAddress.getByName(address.host()).isAnyLocalAddress()) {
-                return Address.tcp(InetAddress.getLocalHost().getHostAddress(), address.port());
+                return Address.tcp(HostAddresses.forPeers(), address.port());
             }
         } catch (UnknownHostException e) {
             return address;

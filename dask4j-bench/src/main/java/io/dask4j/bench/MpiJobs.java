@@ -109,6 +109,28 @@ public final class MpiJobs {
         }
     }
 
+    /**
+     * A class path containing "cp" (a directory such as {@code /home/cpaul}) makes Open MPI's mpirun rewrite the
+     * main class after it: refuse it with the reason, before anything starts, instead of a ClassNotFoundException
+     * on every rank.
+     *
+     * @throws IllegalArgumentException naming the remedy
+     */
+    public static void rejectOpenMpiRewrites(String mpi, String classPath) {
+        if (MpiLaunchers.kind(mpi).equals("openmpi") && classPath.contains("cp")) {
+            throw new IllegalArgumentException("the class path contains \"cp\" (" + excerptAround(classPath, "cp")
+                    + "): Open MPI's mpirun would take it for -cp and rewrite the main class after it; use --mpi mpich, "
+                    + "or a project and Maven repository whose paths do not contain \"cp\"");
+        }
+    }
+
+    private static String excerptAround(String text, String part) {
+        int at = text.indexOf(part);
+        int from = text.lastIndexOf(java.io.File.pathSeparatorChar, at) + 1;
+        int to = text.indexOf(java.io.File.pathSeparatorChar, at);
+        return text.substring(from, to < 0 ? text.length() : to);
+    }
+
     /** The first words of {@code command} for a log line, with class paths elided (they run to kilobytes). */
     static String describe(List<String> command) {
         List<String> shown = new ArrayList<>();

@@ -133,6 +133,16 @@ class MpiJobsTest {
         }
     }
 
+    @Test
+    void aClassPathThatOpenMpiWouldTakeForCpIsRefusedWithTheEntryAndTheRemedy() {
+        String classPath = String.join(java.io.File.pathSeparator, "/opt/app.jar", "/home/cpaul/lib/x.jar", "/opt/y.jar");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MpiJobs.rejectOpenMpiRewrites("openmpi", classPath))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/home/cpaul/lib/x.jar")
+                .hasMessageContaining("--mpi mpich");
+        MpiJobs.rejectOpenMpiRewrites("mpich", classPath);   // MPICH's mpirun rewrites nothing
+        MpiJobs.rejectOpenMpiRewrites("openmpi", "/opt/app.jar");
+    }
+
     /** Alive and not a zombie: orphans of the stopped command may wait for a reaper that a container lacks. */
     private static boolean running(ProcessHandle p) throws IOException {
         Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");

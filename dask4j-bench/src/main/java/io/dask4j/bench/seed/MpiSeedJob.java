@@ -32,7 +32,16 @@ final class MpiSeedJob {
         if (ownLogs) {
             cmd.mpiLogs = Files.createTempDirectory("dask4j-seed-mpi-");
         }
-        SeedResult result = cmd.runJob(command(cmd, caches), caches, ROLES);
+        List<String> command;
+        try {
+            command = command(cmd, caches);
+        } catch (RuntimeException badOptions) {
+            if (ownLogs) {
+                MpiJobs.deleteLogs(cmd.mpiLogs);   // no job ran: nothing to keep
+            }
+            throw badOptions;
+        }
+        SeedResult result = cmd.runJob(command, caches, ROLES);
         if (result == null) {
             System.err.println("seed bench: rank logs in " + cmd.mpiLogs);
         } else if (ownLogs) {
@@ -83,6 +92,7 @@ final class MpiSeedJob {
         if (cmd.mpiJob.mpi.equalsIgnoreCase("openmpi")) {
             MpiJobs.rejectOpenMpiRewrites(line);
         }
+        MpiJobs.rejectOpenMpiRewrites(cmd.mpiJob.mpi, cmd.jobClassPath);
         // More ranks than cores: the progress engine sees it (OMPI_COMM_WORLD_LOCAL_SIZE / MPI_LOCALNRANKS) and
         // parks instead of spinning, so that idle ranks leave the cores to the tasks (EngineOptions.defaults).
         // Open MPI 4.1's mpirun takes the first java argument containing "cp" (such as "tcp") for a class path

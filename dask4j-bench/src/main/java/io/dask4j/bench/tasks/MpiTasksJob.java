@@ -26,7 +26,14 @@ final class MpiTasksJob {
     /** Runs the job; the results in order, or null if it failed (the reason and the rank logs on stderr). */
     static List<TasksBenchCommand.Result> launch(TasksBenchCommand cmd) throws Exception {
         Path logs = Files.createTempDirectory("dask4j-tasks-mpi-");
-        List<String> lines = MpiJobs.run(command(cmd, logs), RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "tasks bench");
+        List<String> command;
+        try {
+            command = command(cmd, logs);
+        } catch (RuntimeException badOptions) {
+            MpiJobs.deleteLogs(logs);   // no job ran: nothing to keep
+            throw badOptions;
+        }
+        List<String> lines = MpiJobs.run(command, RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "tasks bench");
         if (lines == null) {
             System.err.println("tasks bench: rank logs in " + logs);
             return null;
@@ -41,6 +48,7 @@ final class MpiTasksJob {
 
     /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
     static List<String> command(TasksBenchCommand cmd, Path logs) {
+        MpiJobs.rejectOpenMpiRewrites(cmd.mpiJob.mpi, System.getProperty("java.class.path"));
         List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.workers + 2);
         // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
         // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).

@@ -39,8 +39,12 @@ public final class SchedulerFile {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), content);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try {
+                JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), content);
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);   // a failed write leaves no half file behind (after a move it is gone)
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write scheduler file " + file, e);
         }

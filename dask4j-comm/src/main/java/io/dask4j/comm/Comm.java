@@ -5,13 +5,16 @@ package io.dask4j.comm;
  *
  * <p><b>Threads.</b> There should be only one reader and one writer at a time; a reader and a writer
  * may run concurrently on different threads. {@link #close()}, {@link #abort()} and {@link #isClosed()}
- * may be called from any thread, and unblock a pending {@link #read()}.
+ * may be called from any thread, and end a pending {@link #read()}: at once after an abort; after a close,
+ * once the close is complete (tcp keeps reading and dropping input until the peer has closed too, at most
+ * 10 s, so that the kernel does not reset the connection under our last message).
  *
  * <p><b>Blocking, meant for virtual threads.</b> {@link #read()} and {@link #write} block the calling
  * thread. A virtual thread per comm costs a few hundred bytes, needs no future per message on the hot
  * path, and gives natural back-pressure; callers that must not block (the scheduler's event loop) hand
- * writes to a batched sender. Backends never run MPI or spin on a virtual thread: blocking happens on
- * Java-level queues and locks, which unmount the virtual thread.
+ * writes to a batched sender. Backends never block in MPI or spin on a virtual thread (one may post a
+ * non-blocking MPI send when the progress engine's lock is free): waiting happens on Java-level queues and
+ * locks, which unmount the virtual thread.
  *
  * <p><b>Closing.</b> {@link #close()} flushes what was written and then closes; {@link #abort()}
  * closes immediately and abruptly, dropping unsent data. After either, reads and writes on both ends

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The launcher's own MPI traffic, kept apart from the {@code mpi://} comms: start-up collectives on the
@@ -49,6 +47,7 @@ final class ControlChannel {
     private final long control;
     /** Buffers of posted requests: kept reachable (and alive) until the process ends. */
     private final Arena arena = Arena.ofShared();
+    private final ControlAnswers answers = new ControlAnswers();
 
     private ControlChannel(MpiRuntime runtime, long control) {
         this.runtime = runtime;
@@ -102,7 +101,8 @@ final class ControlChannel {
 
     /**
      * Takes one int from {@code source} with {@code tag} if one has arrived, else empty (also when MPI is being
-     * finalized, the engine has failed, or it did not answer within {@link #POLL_ANSWER_MILLIS}). The probe
+     * finalized, the engine has failed, or it did not answer within {@link #POLL_ANSWER_MILLIS}; what its probe
+     * finds later is then kept for the next poll, see {@link ControlAnswers}). The probe
      * ({@code MPI_Improbe} + {@code MPI_Mrecv}) runs in a pass of the progress engine, never under the engine's
      * lock on this thread: on a node with more ranks than cores, a rank's main thread that took the lock for a
      * poll was often descheduled while holding it, and the engine then could not serve any comm for that long
@@ -126,12 +126,16 @@ final class ControlChannel {
         if (MpiRuntime.current() == null || engine.failure() != null) {
             return OptionalInt.empty(); // MPI is being finalized (the process is exiting) or unusable
         }
-        CompletableFuture<OptionalInt> answer = new CompletableFuture<>();
+        OptionalInt early = answers.takeKept(source, tag);
+        if (early.isPresent()) {
+            return early;
+        }
+        ControlAnswers.Pending answer = answers.expect(source, tag);
         Outbound probe = e -> {
             try {
-                answer.complete(probe(source, tag));
+                answer.deliver(probe(source, tag));
             } catch (RuntimeException failure) {
-                answer.completeExceptionally(failure);
+                answer.fail(failure);
             }
         };
         if (wakeEngine) {
@@ -140,12 +144,7 @@ final class ControlChannel {
             engine.submitLazily(probe);
         }
         try {
-            return answer.get(POLL_ANSWER_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            return OptionalInt.empty(); // the engine was closed or stuck: the caller's own deadline decides
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return OptionalInt.empty();
+            return answer.await(POLL_ANSWER_MILLIS);   // empty if the engine is closed or slow: the caller's deadline decides
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new LauncherException("control poll failed", e.getCause());
         }

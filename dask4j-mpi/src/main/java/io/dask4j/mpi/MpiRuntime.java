@@ -300,11 +300,16 @@ public final class MpiRuntime implements AutoCloseable {
             // another rank is gone or late: finalize anyway
         }
         engine.close();
-        Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> {
+        // Under the engine's lock: if the engine thread outlived close()'s wait, or a writer still holds the lock
+        // for a send, MPI_Finalize waits for it instead of racing it (MPI_THREAD_SERIALIZED); after close() no
+        // writer takes the lock for MPI any more (tryPost, tryDrive). A finalize that cannot get the lock within
+        // the wait below is skipped: the process exits without it, which beats undefined behaviour.
+        Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> engine.exclusive(() -> {
             if (!mpi.finalized()) {
                 mpi.finalizeMpi();
             }
-        });
+            return null;
+        }));
         try {
             finalizer.join(30_000);
         } catch (InterruptedException e) {

@@ -187,8 +187,8 @@ public final class ProgressEngine implements AutoCloseable {
      * engine then waits for it with millisecond parks ({@link #sleep}), not microsecond ones.
      */
     public boolean tryPost(Outbound work) {
-        if (failure != null || callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {
-            return false;
+        if (failure != null || !running || callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {
+            return false;   // after close() MPI may be finalized: only the engine's own queue may hold work then
         }
         boolean outstanding;
         try {
@@ -241,8 +241,8 @@ public final class ProgressEngine implements AutoCloseable {
      * (virtual thread, already driving, or someone else drives).
      */
     public boolean tryDrive() {
-        if (!callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {
-            return false;
+        if (!running || !callerRuns() || lock.isHeldByCurrentThread() || !lock.tryLock()) {
+            return false;   // after close() MPI may be finalized
         }
         try {
             doWork();

@@ -1,5 +1,7 @@
 package io.dask4j.bench;
 
+import io.dask4j.launcher.MpiProtocol;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,4 +21,14 @@ public final class MpiJobOptions {
     @Option(names = "--timeout", defaultValue = "1800",
             description = "seconds before a job that this command runs in other processes is killed (default: ${DEFAULT-VALUE})")
     public long timeoutSeconds;
+
+    /**
+     * Fails, as a command-line error of {@code spec}, on an unknown MPI or protocol or a timeout under 1 s; checked
+     * whatever the backend, as a misspelt MPI is a mistake even where it is not used.
+     */
+    public void check(CommandSpec spec) {
+        OptionChecks.mpi(spec, mpi);
+        OptionChecks.parsed(spec, "--protocol", protocol, MpiProtocol::parse);
+        OptionChecks.atLeast(spec, "--timeout", timeoutSeconds, 1);
+    }
 }

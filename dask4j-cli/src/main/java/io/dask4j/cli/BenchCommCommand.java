@@ -48,15 +48,16 @@ final class BenchCommCommand implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown backend '" + backend + "': expected tcp, inproc or mpi");
         }
+        CommandLine benchmark = Main.nested(spec, target, spec.qualifiedName());
         if (help) {
             PrintWriter out = spec.commandLine().getOut();
             spec.commandLine().usage(out);
             out.println();
             out.println("Options of the " + backend + " benchmark (passed through):");
-            new CommandLine(target).usage(out);
+            benchmark.usage(out);
             out.flush();
             return 0;
         }
-        return new CommandLine(target).execute(args.toArray(String[]::new));
+        return benchmark.execute(args.toArray(String[]::new));
     }
 }

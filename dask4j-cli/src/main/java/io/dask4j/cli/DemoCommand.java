@@ -1,6 +1,7 @@
 package io.dask4j.cli;
 
 import io.dask4j.bench.MpiLaunchers;
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.bench.seed.SeedBenchCommand;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -35,8 +36,15 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "3", description = "timed runs (default: ${DEFAULT-VALUE})")
     int runs;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
+        OptionChecks.atLeast(spec, "--runs", runs, 1);
+        if (n != null) {
+            OptionChecks.atLeast(spec, "--n", n, 1);
+        }
         int size = n != null ? n : sizeForMemory();
         String mpi = local ? null : MpiLaunchers.installed();
         System.out.println("dask4j demo: sum of (x + x.T).transpose() for a random " + size + " x " + size
@@ -61,7 +69,7 @@ final class DemoCommand implements Callable<Integer> {
         // No AOT caches: a newcomer's first demo would pay for training them (seconds of cache assembly as the
         // JVMs exit) and leave ~100 MiB under ~/.cache; the bench command keeps them by default.
         args.addAll(List.of("--n", Integer.toString(size), "--workers", "3", "--runs", Integer.toString(runs), "--aot-cache", "off"));
-        return new CommandLine(new SeedBenchCommand()).execute(args.toArray(String[]::new));
+        return Main.nested(spec, new SeedBenchCommand(), "dask4j bench seed").execute(args.toArray(String[]::new));
     }
 
     private int sizeForMemory() {

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ./dask4j} command line. The launcher script finds a JDK 25, builds when sources changed,
  * and runs this class; {@code ./dask4j test} and {@code ./dask4j classpath} are handled by the script
- * itself. Each subcommand is a picocli command in its own class.
+ * itself. Each subcommand is a picocli command in its own class. Bad options end with their message and the
+ * usage (exit code 2), other failures with one line {@code dask4j <command>: <message>} ({@link ExecutionErrors}).
  */
 @Command(name = "dask4j", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "A distributed task scheduler for the JVM, with a first-class MPI transport.",
@@ -25,9 +26,26 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        int code = new CommandLine(new Main()).execute(args);
+        int code = commandLine().execute(args);
         // Some commands leave non-daemon threads of a closed cluster winding down; the exit code is final.
         System.exit(code);
+    }
+
+    /** The {@code dask4j} command line with every subcommand, its failures reported by {@link ExecutionErrors}. */
+    static CommandLine commandLine() {
+        return new CommandLine(new Main()).setExecutionExceptionHandler(new ExecutionErrors());
+    }
+
+    /**
+     * A command line for {@code command}, which the command of {@code parent} parses and runs on the user's
+     * behalf with arguments passed through: it bears the name the user typed ({@code dask4j bench comm}, not
+     * the class's {@code comm-mpi}) in its usage and errors, writes where {@code parent} does, and reports
+     * failures as {@code parent}'s command line does.
+     */
+    static CommandLine nested(CommandLine.Model.CommandSpec parent, Object command, String name) {
+        CommandLine outer = parent.commandLine();
+        return new CommandLine(command).setCommandName(name).setOut(outer.getOut()).setErr(outer.getErr())
+                .setExecutionExceptionHandler(outer.getExecutionExceptionHandler());
     }
 
     @Override

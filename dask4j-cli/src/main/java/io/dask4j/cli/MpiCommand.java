@@ -1,5 +1,6 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
 import io.dask4j.launcher.MpiProtocol;
@@ -32,6 +33,9 @@ import java.util.concurrent.Callable;
         description = {"Runs a dask4j cluster under mpirun: rank 0 the scheduler, every other rank a worker.",
                 "Example: mpirun -np 4 ./dask4j mpi --scheduler-file scheduler.json"})
 public final class MpiCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--scheduler-file", paramLabel = "F",
             description = "Write the scheduler's addresses here once it listens (read it with --no-scheduler).")
@@ -82,29 +86,35 @@ public final class MpiCommand implements Callable<Integer> {
      * --class-path CP io.dask4j.cli.MpiCommand ...}; repairs Open MPI's rewrite of java arguments first.
      */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new MpiCommand()).execute(OpenMpiArguments.repair(args)));
+        CommandLine line = new CommandLine(new MpiCommand()).setExecutionExceptionHandler(new ExecutionErrors());
+        System.exit(line.execute(OpenMpiArguments.repair(args)));
     }
 
     @Override
     public Integer call() {
+        MpiProtocol mpiProtocol = OptionChecks.parsed(spec, "--protocol", protocol, MpiProtocol::parse);
+        OptionChecks.atLeast(spec, "--nthreads", nthreads, 1);
+        long memory = OptionChecks.parsed(spec, "--memory-limit", memoryLimit, MemorySize::parse);
+        OptionChecks.port(spec, "--scheduler-port", schedulerPort);
+        DashboardConfig dashboard = noDashboard ? DashboardConfig.disabled()
+                : OptionChecks.parsed(spec, "--dashboard-address", dashboardAddress, DashboardConfig::parse);
+        if (noScheduler && schedulerFile == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--no-scheduler needs the running scheduler's --scheduler-file");
+        }
         MpiClusterOptions options = MpiClusterOptions.defaults()
-                .withProtocol(MpiProtocol.parse(protocol))
+                .withProtocol(mpiProtocol)
                 .withThreads(nthreads)
-                .withMemoryLimit(MemorySize.parse(memoryLimit))
+                .withMemoryLimit(memory)
                 .withLocalDirectory(localDirectory)
                 .withWorkerNamePrefix(name)
                 .withHost(host)
                 .withTcpListener(true, schedulerPort)
                 .withSchedulerFile(schedulerFile)
-                .withDashboard(noDashboard ? DashboardConfig.disabled() : DashboardConfig.parse(dashboardAddress));
+                .withDashboard(dashboard);
         if (logDirectory != null) {
             options = options.withLogDirectory(logDirectory);
         }
         if (noScheduler) {
-            if (schedulerFile == null) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
-                        "--no-scheduler needs the running scheduler's --scheduler-file");
-            }
             options = options.withSchedulerRank(RankLayout.NONE);
         }
         return MpiCluster.serve(options);

@@ -1,5 +1,6 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.cluster.SchedulerFile;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,6 +27,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "scheduler", mixinStandardHelpOptions = true, description = "Run a dask4j scheduler.")
 public final class SchedulerCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "interface to listen on (default: ${DEFAULT-VALUE})")
     String host;
@@ -56,11 +61,15 @@ public final class SchedulerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DashboardConfig dashboard = noDashboard ? DashboardConfig.disabled() : DashboardConfig.parse(dashboardAddress);
+        OptionChecks.port(spec, "--port", port);
+        OptionChecks.atLeast(spec, "--allowed-failures", allowedFailures, 0);
+        OptionChecks.atLeast(spec, "--heartbeat-timeout", heartbeatSeconds, 1);
+        DashboardConfig dashboard = noDashboard ? DashboardConfig.disabled()
+                : OptionChecks.parsed(spec, "--dashboard-address", dashboardAddress, DashboardConfig::parse);
         List<Address> addresses = new ArrayList<>();
-        addresses.add(Address.tcp(host, port));
+        addresses.add(OptionChecks.parsed(spec, "--host", host, h -> Address.tcp(h, port)));
         for (String a : extra) {
-            addresses.add(Address.parse(a));
+            addresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
         SchedulerConfig config = new SchedulerConfig(addresses, CommOptions.defaults().withIdentity("scheduler"),
                 allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2),

@@ -1,5 +1,6 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.cluster.MemorySize;
@@ -54,13 +55,17 @@ public final class WorkerCommand implements Callable<Integer> {
         if ((address == null) == (schedulerFile == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either ADDRESS or --scheduler-file");
         }
-        Address scheduler = address != null ? Address.parse(address) : SchedulerFile.read(schedulerFile, Duration.ofSeconds(60));
+        // Every option before the wait for a scheduler file, which may take a minute.
+        Address given = address == null ? null : OptionChecks.parsed(spec, "ADDRESS", address, Address::parse);
+        OptionChecks.atLeast(spec, "--nthreads", nthreads, 1);
+        long memory = OptionChecks.parsed(spec, "--memory-limit", memoryLimit, MemorySize::parse);
         List<Address> listenAddresses = new ArrayList<>();
         for (String a : listen) {
-            listenAddresses.add(Address.parse(a));
+            listenAddresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
+        Address scheduler = given != null ? given : SchedulerFile.read(schedulerFile, Duration.ofSeconds(60));
         WorkerConfig config = WorkerConfig.connectingTo(scheduler).withThreads(nthreads)
-                .withMemoryLimit(MemorySize.parse(memoryLimit)).withLocalDirectory(localDirectory).withName(name)
+                .withMemoryLimit(memory).withLocalDirectory(localDirectory).withName(name)
                 .withListenAddresses(listenAddresses)
                 .withOptions(CommOptions.defaults().withIdentity(name.isEmpty() ? "worker" : name));
         return WorkerMain.run(config);

@@ -42,6 +42,9 @@ public final class CommBenchCommand implements Callable<Integer> {
     @Mixin
     PingPongOptions pingPong = new PingPongOptions();
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final PrintStream out;
 
     public CommBenchCommand() {
@@ -58,6 +61,7 @@ public final class CommBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        pingPong.check(spec);
         CommOptions options = CommOptions.defaults().withIdentity("bench-client").withConnectTimeout(Duration.ofSeconds(30));
         List<PingPong.Result> results = new ArrayList<>();
         switch (backend.toLowerCase(Locale.ROOT)) {
@@ -77,7 +81,7 @@ public final class CommBenchCommand implements Callable<Integer> {
                     stop(echo);
                 }
             }
-            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown --backend '" + backend + "': expected tcp or inproc");
         }
         return 0;

@@ -1,6 +1,8 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.bench.JobWatchdog;
 import io.dask4j.bench.MpiJobs;
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.bench.PingPongOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -56,8 +57,12 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     @Option(names = "--jvm-arg", description = "extra JVM option for both ranks, repeatable (e.g. -Ddask4j.mpi.pooledFrameBytes=N)")
     List<String> jvmArgs = new ArrayList<>();
 
-    @Option(names = "--timeout", defaultValue = "600", description = "seconds before the job is killed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--timeout", defaultValue = "600",
+            description = "seconds before the job is killed, even if it hangs (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     private final PrintStream out;
 
@@ -75,8 +80,20 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<String> command = command();
+        pingPong.check(spec);
+        OptionChecks.atLeast(spec, "--idle-seconds", idleSeconds, 1);
+        OptionChecks.atLeast(spec, "--min-rounds", minRounds, 1);
+        OptionChecks.atLeast(spec, "--timeout", timeoutSeconds, 1);
+        return runJob(command());
+    }
+
+    /**
+     * Runs {@code command} (the mpirun job), forwarding its results as they come, and returns its exit code,
+     * or 1 if it ran past {@code --timeout}: then it is killed, whether or not it still holds its output open.
+     */
+    int runJob(List<String> command) throws Exception {
         Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        JobWatchdog watchdog = JobWatchdog.start(job, timeoutSeconds);
         if (!pingPong.json) {
             out.println(BenchResult.header());
         }
@@ -99,9 +116,7 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
                 out.flush();
             }
         }
-        if (!job.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            job.descendants().forEach(ProcessHandle::destroyForcibly);
-            job.destroyForcibly();
+        if (watchdog.awaitJob()) {
             System.err.println("mpi bench: the job did not finish within " + timeoutSeconds + " s and was killed");
             return 1;
         }
@@ -118,7 +133,7 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
                 MpiJobs.rejectOpenMpiRewrites(jvmArgs);
             }
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         line.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m"));
         line.addAll(jvmArgs);

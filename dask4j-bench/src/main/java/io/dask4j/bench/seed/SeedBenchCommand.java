@@ -5,6 +5,7 @@ import io.dask4j.array.ChunkSpec;
 import io.dask4j.bench.AotCaches;
 import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.bench.MpiJobs;
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import picocli.CommandLine;
@@ -97,6 +98,9 @@ public final class SeedBenchCommand implements Callable<Integer> {
     @Option(names = "--role-jvm-arg", hidden = true, description = "tcp driver: a JVM option for its workers only (their AOT cache)")
     List<String> roleJvmArgs = new ArrayList<>();
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     /** The class path of the job's JVMs (tcp driver and workers, mpi ranks): this JVM's, unless a test sets it. */
     String jobClassPath = System.getProperty("java.class.path");
 
@@ -118,12 +122,24 @@ public final class SeedBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ChunkSpec spec = ChunkSpec.parse(chunk);
-        if (workers < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--workers must be at least 1");
-        }
-        SeedWorkload workload = new SeedWorkload(n, spec, blockLayout(), runs, warmup, seed, System.err);
         String b = backend.toLowerCase(Locale.ROOT);
+        if (!List.of("inproc", "tcp", "mpi").contains(b)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --backend '" + backend + "': expected inproc, tcp or mpi");
+        }
+        OptionChecks.atLeast(spec, "--n", n, 1);
+        ChunkSpec chunks = OptionChecks.parsed(spec, "--chunk", chunk, ChunkSpec::parse);
+        OptionChecks.atLeast(spec, "--workers", workers, 1);
+        OptionChecks.atLeast(spec, "--runs", runs, 1);
+        OptionChecks.atLeast(spec, "--warmup", warmup, 0);
+        mpiJob.check(spec);
+        if (b.equals("mpi") && mpiJob.mpi.equalsIgnoreCase("openmpi")) {
+            try {
+                MpiJobs.rejectOpenMpiRewrites(jvmArgs);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
+        SeedWorkload workload = new SeedWorkload(n, chunks, blockLayout(), runs, warmup, seed, System.err);
         if (inMpiJob) {
             return MpiSeedJob.runRank(this, workload);
         }
@@ -145,8 +161,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
             }
             case "tcp" -> TcpSeedJob.launch(this, aotCaches(TcpSeedJob.ROLES));
             case "mpi" -> MpiSeedJob.launch(this, aotCaches(MpiSeedJob.ROLES));
-            default -> throw new CommandLine.ParameterException(new CommandLine(this),
-                    "unknown backend '" + backend + "': expected inproc, tcp or mpi");
+            default -> throw new IllegalStateException("no case for backend " + b);
         };
         if (result == null) {
             return 1;
@@ -159,7 +174,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
         return switch (layout.toLowerCase(Locale.ROOT)) {
             case "mirrors" -> BlockLayout.MIRRORS_TOGETHER;
             case "row-major" -> BlockLayout.ROW_MAJOR;
-            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown --layout '" + layout + "': expected mirrors or row-major");
         };
     }

@@ -3,6 +3,7 @@ package io.dask4j.bench.tasks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dask4j.bench.MpiJobOptions;
+import io.dask4j.bench.OptionChecks;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
@@ -119,12 +120,18 @@ public final class TasksBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (inMpiJob) {
-            return MpiTasksJob.runRank(this);
-        }
         String scheme = backend.toLowerCase(Locale.ROOT);
         if (!scheme.equals("inproc") && !scheme.equals("tcp") && !scheme.equals("mpi")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--backend must be inproc, tcp or mpi");
+        }
+        // Refused, not raised: 0 workers hung (no worker to take a task) and 0 tasks failed on an empty tree.
+        OptionChecks.atLeast(spec, "--workers", workers, 1);
+        OptionChecks.atLeast(spec, "--threads", threads, 1);
+        OptionChecks.atLeast(spec, "--n", n, 1);
+        OptionChecks.atLeast(spec, "--repeat", repeat, 1);
+        mpiJob.check(spec);
+        if (inMpiJob) {
+            return MpiTasksJob.runRank(this);
         }
         if (scheme.equals("mpi")) {
             if (dashboard) {
@@ -188,7 +195,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
 
     private Result measure(String label, String workload, int tasks, Run run) throws Exception {
         run.seconds();
-        double[] times = new double[Math.max(1, repeat)];
+        double[] times = new double[repeat];
         for (int i = 0; i < times.length; i++) {
             times[i] = run.seconds();
         }

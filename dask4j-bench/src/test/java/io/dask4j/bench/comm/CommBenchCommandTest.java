@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -50,5 +53,26 @@ class CommBenchCommandTest {
         assertThat(CommBenchCommand.warmupFor(64L << 20, 16)).isEqualTo(8);
         assertThat(CommBenchCommand.warmupFor(8, 20_000)).isEqualTo(20_000);
         assertThat(CommBenchCommand.warmupFor(1L << 30, 10)).isEqualTo(2);
+    }
+
+    /**
+     * Sizes and counts the ping-pong cannot run are refused with the message, the usage and exit code 2; before,
+     * {@code --sizes -5} ended in a NegativeArraySizeException and {@code --iterations 0} ran 10 rounds a size.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            --sizes 8,-5           | --sizes must be at least 1, got -5
+            --sizes 0              | --sizes must be at least 1, got 0
+            --sizes 3000000000     | --sizes must be at most 2147483647 bytes, got 3000000000
+            --iterations 0         | --iterations must be at least 1, got 0
+            """)
+    void badSizesAndCountsAreRefused(String args, String message) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine line = new CommandLine(new CommBenchCommand());
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        assertThat(line.execute(("--backend inproc " + args).split(" "))).isEqualTo(2);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().findFirst().orElseThrow()).isEqualTo(message);
+        assertThat(text).contains("Usage: comm");
     }
 }

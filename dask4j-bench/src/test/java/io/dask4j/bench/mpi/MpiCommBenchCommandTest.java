@@ -1,10 +1,18 @@
 package io.dask4j.bench.mpi;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import io.dask4j.bench.MpiJobs;
 import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,5 +59,42 @@ class MpiCommBenchCommandTest {
         assertThat(MpiBenchRank.roundsFor(8, 20_000)).isEqualTo(20_000);
         assertThat(MpiBenchRank.roundsFor(64L << 20, 20_000)).isEqualTo(16);
         assertThat(MpiBenchRank.roundsFor(1L << 30, 20_000)).isEqualTo(10);
+    }
+
+    /** Counts the job cannot run are refused before mpirun starts, with the message, the usage and exit code 2. */
+    @ParameterizedTest
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    @CsvSource(delimiter = '|', textBlock = """
+            --iterations 0     | --iterations must be at least 1, got 0
+            --sizes -5         | --sizes must be at least 1, got -5
+            --min-rounds 0     | --min-rounds must be at least 1, got 0
+            --idle-seconds 0   | --idle-seconds must be at least 1, got 0
+            --timeout 0        | --timeout must be at least 1, got 0
+            --mpi lam          | unknown --mpi 'lam': expected openmpi or mpich
+            """)
+    void badCountsAreRefusedBeforeTheJobStarts(String args, String message) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine line = new CommandLine(new MpiCommBenchCommand());
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        assertThat(line.execute(args.split(" "))).isEqualTo(2);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().findFirst().orElseThrow()).isEqualTo(message);
+        assertThat(text).contains("Usage: comm-mpi");
+    }
+
+    /**
+     * The timeout bounds the whole job: a job that hangs with its output open (a rank in the background holds
+     * it) is killed, with what it printed before forwarded. Before, the output was read to its end first,
+     * which never came (a separate thread: a read of the job's output does not end when interrupted).
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aJobThatHangsWithItsOutputOpenIsKilledAtTheTimeout() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        MpiCommBenchCommand command = new MpiCommBenchCommand(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new CommandLine(command).parseArgs("--timeout", "1");
+        int code = command.runJob(List.of("sh", "-c", "echo 'ROW measured before the hang'; sleep 120 & wait"));
+        assertThat(code).isEqualTo(1);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("measured before the hang");
     }
 }

@@ -5,11 +5,14 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -234,5 +237,34 @@ class SeedBenchCommandTest {
         assertThat(back.min()).isEqualTo(1.0);
         assertThat(back.max()).isEqualTo(3.0);
         assertThat(r.toText()).contains("layout=mirrors").contains("median=2.000s").contains("sum=1.235000e+02");
+    }
+
+    /**
+     * Bad input is refused before any work or job starts, with the message, the usage and exit code 2; before,
+     * {@code --n -3} and {@code --chunk 0} ended in stack traces, and a JVM option that Open MPI would rewrite
+     * only once the AOT caches were set up.
+     */
+    @ParameterizedTest
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    @CsvSource(delimiter = '|', textBlock = """
+            --n -3                                  | --n must be at least 1, got -3
+            --chunk 0                               | --chunk: chunk sizes must be positive, got 0 x 0
+            --chunk lots                            | --chunk: chunks must be 'auto', N or RxC, got 'lots'
+            --workers 0                             | --workers must be at least 1, got 0
+            --runs 0                                | --runs must be at least 1, got 0
+            --warmup -1                             | --warmup must be at least 0, got -1
+            --backend carrier-pigeon                | unknown --backend 'carrier-pigeon': expected inproc, tcp or mpi
+            --layout diagonal                       | unknown --layout 'diagonal': expected mirrors or row-major
+            --backend mpi --mpi bogus               | unknown --mpi 'bogus': expected openmpi or mpich
+            --backend mpi --jvm-arg=-Dlogs=/tmp/tcp | --jvm-arg '-Dlogs=/tmp/tcp' contains "cp": Open MPI's mpirun would rewrite the java argument after it (it takes it for -cp); use --mpi mpich, or spell it differently
+            """)
+    void badInputIsRefusedBeforeAnythingStarts(String args, String message) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine line = new CommandLine(new SeedBenchCommand());
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        assertThat(line.execute(args.split(" "))).isEqualTo(2);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().findFirst().orElseThrow()).isEqualTo(message);
+        assertThat(text).contains("Usage: seed");
     }
 }

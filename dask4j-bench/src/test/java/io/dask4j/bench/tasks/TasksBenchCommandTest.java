@@ -11,6 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,5 +89,30 @@ class TasksBenchCommandTest {
         line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         assertThat(line.execute("--backend", "mpi", "--dashboard")).isNotZero();
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--dashboard works with inproc and tcp only");
+    }
+
+    /**
+     * Counts under 1 and unknown names are refused before any cluster starts, with the message, the usage and
+     * exit code 2; before, {@code --workers 0} hung and {@code --n 0} failed with a NoSuchElementException.
+     */
+    @ParameterizedTest
+    @Timeout(30)
+    @CsvSource(delimiter = '|', textBlock = """
+            --workers 0                  | --workers must be at least 1, got 0
+            --threads 0                  | --threads must be at least 1, got 0
+            --n 0                        | --n must be at least 1, got 0
+            --repeat 0                   | --repeat must be at least 1, got 0
+            --backend mpi --mpi bogus    | unknown --mpi 'bogus': expected openmpi or mpich
+            --backend mpi --protocol udp | --protocol: unknown protocol 'udp': expected mpi or tcp
+            --backend mpi --timeout 0    | --timeout must be at least 1, got 0
+            """)
+    void badCountsAndNamesAreRefusedBeforeAnythingStarts(String args, String message) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine line = new CommandLine(new TasksBenchCommand());
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        assertThat(line.execute(args.split(" "))).isEqualTo(2);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().findFirst().orElseThrow()).isEqualTo(message);
+        assertThat(text).contains("Usage: tasks");
     }
 }

@@ -9,9 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Benchmarks that run as an {@code mpirun} job of this JVM's java: the launcher command for each MPI, and
@@ -163,61 +160,8 @@ public final class MpiJobs {
      */
     public static List<String> run(List<String> command, String prefix, long timeoutSeconds, String what) throws Exception {
         System.err.println("starting: " + describe(command));
-        // The hook goes in before the job starts, and the start holds the lock the hook takes: a stop arriving
-        // at any moment finds either no job or the job.
-        AtomicReference<Process> started = new AtomicReference<>();
-        Thread stopJobOnExit = new Thread(() -> {
-            synchronized (started) {
-                if (started.get() != null) {
-                    stop(started.get());
-                }
-            }
-        }, "stop-job-on-exit");
-        Runtime.getRuntime().addShutdownHook(stopJobOnExit);
-        try {
-            Process job;
-            synchronized (started) {
-                job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-                started.set(job);
-            }
-            return collect(job, prefix, timeoutSeconds, what);
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopJobOnExit);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or about to: it stops the job
-            }
-        }
-    }
-
-    /** Stops a job and every process it started: politely first (mpirun passes it on to the ranks), then not. */
-    private static void stop(Process job) {
-        List<ProcessHandle> all = new ArrayList<>(job.descendants().toList());   // before they lose their parent
-        all.add(job.toHandle());
-        all.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        for (ProcessHandle p : all) {
-            try {
-                p.onExit().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (Exception stillRunning) {
-                p.destroyForcibly();
-            }
-        }
-    }
-
-    private static List<String> collect(Process job, String prefix, long timeoutSeconds, String what) throws Exception {
-        AtomicBoolean timedOut = new AtomicBoolean();
-        Thread watchdog = Thread.ofVirtual().start(() -> {
-            try {
-                if (!job.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                    timedOut.set(true);
-                    job.descendants().forEach(ProcessHandle::destroyForcibly);
-                    job.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        JobWatchdog watchdog = JobWatchdog.start(command, timeoutSeconds);
+        Process job = watchdog.job();
         List<String> results = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(job.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
@@ -229,9 +173,7 @@ public final class MpiJobs {
                 }
             }
         }
-        job.waitFor();
-        watchdog.join();
-        if (timedOut.get()) {
+        if (watchdog.awaitJob()) {
             System.err.println(what + ": the job did not finish within " + timeoutSeconds + " s and was killed");
             return null;
         }

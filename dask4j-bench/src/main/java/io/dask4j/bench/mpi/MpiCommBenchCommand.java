@@ -92,8 +92,8 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
      * or 1 if it ran past {@code --timeout}: then it is killed, whether or not it still holds its output open.
      */
     int runJob(List<String> command) throws Exception {
-        Process job = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        JobWatchdog watchdog = JobWatchdog.start(job, timeoutSeconds);
+        JobWatchdog watchdog = JobWatchdog.start(command, timeoutSeconds);
+        Process job = watchdog.job();
         if (!pingPong.json) {
             out.println(BenchResult.header());
         }

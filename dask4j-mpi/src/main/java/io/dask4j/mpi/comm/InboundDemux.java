@@ -3,6 +3,7 @@ package io.dask4j.mpi.comm;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.comm.wire.MessageHeader;
 import io.dask4j.comm.wire.WireCodec;
+import io.dask4j.mpi.binding.Mpi;
 import io.dask4j.mpi.engine.BufferPool;
 import io.dask4j.mpi.engine.InboundRouter;
 
@@ -25,8 +26,12 @@ import java.nio.ByteBuffer;
  * measured and lost: a view came back to the pool only after a GC, which off-heap memory does not provoke,
  * so a busy comm kept receiving into fresh pages and the 64 MiB ping-pong fell from ~5 GB/s to 0.1-0.7 GB/s.
  * Readers that release (write on, then release; or decode, then release) reuse the same warm buffers. While
- * more than {@link #POOLED_BUDGET_BYTES} are out in unreleased frames, native frames fall back to heap
- * arrays, so forgotten releases cost speed, never unbounded memory or a wait.
+ * more than {@link #POOLED_BUDGET_BYTES} are out in unreleased frames, native frames up to {@link
+ * #HEAP_FRAME_BYTES} fall back to heap arrays, so for them forgotten releases cost speed only. Frames above
+ * {@link #HEAP_FRAME_BYTES} cannot fall back (no Java array holds them) and are pooled whatever is out:
+ * unreleased, they hold native memory until the GC finds them, and once the pool's GC trigger is passed each
+ * new one makes the engine thread call {@code System.gc()} and wait up to 20 ms for a buffer to come back
+ * ({@link BufferPool#acquire}).
  *
  * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link #INBOX_BYTES} behind
  * (and has at least one unread message, so that a single message of any size still passes) is held back:
@@ -130,8 +135,12 @@ final class InboundDemux implements InboundRouter {
             MemorySegment buffer = pool.acquire(bytes);
             MemorySegment view = buffer.asSlice(0, bytes);
             return new Target(view, rc -> {
-                onEnvelope(source, view);
-                pool.release(buffer);
+                // A failed receive (the engine broke) left the buffer half written and perhaps still written
+                // by MPI: neither routed nor returned to the pool.
+                if (rc == Mpi.SUCCESS) {
+                    onEnvelope(source, view);
+                    pool.release(buffer);
+                }
             }, true);
         }
         if (tag != MpiTransport.TAG_FRAME) {
@@ -147,7 +156,12 @@ final class InboundDemux implements InboundRouter {
         MpiComm comm = cursor.comm;
         finishChunk(source, cursor, true);
         return new Target(target, rc -> {
-            if (message.receiveDone()) {
+            if (rc != Mpi.SUCCESS) {
+                // The engine failed (RequestTable.failAll): the frame is half received, so the message must
+                // never reach the reader, and its pooled memory must not be reused while MPI may write it.
+                message.receiveFailed();
+                comm.onPeerAborted("receiving from " + comm.peerAddress() + " failed (MPI error " + rc + ")");
+            } else if (message.receiveDone()) {
                 comm.onMessageComplete();
             }
         }, BLOCKING_RECEIVES || !target.isNative());
@@ -263,7 +277,7 @@ final class InboundDemux implements InboundRouter {
         }
         MemorySegment[] frames = new MemorySegment[header.frameCount()];
         MemorySegment[] targets = new MemorySegment[header.frameCount()];
-        Runnable[] releasers = null;
+        BufferPool.Loan[] loans = null;
         for (int i = 0; i < frames.length && accepting; i++) {
             long length = header.frameLengths()[i];
             if (pooled(header.frameKinds()[i], length)) {
@@ -272,14 +286,14 @@ final class InboundDemux implements InboundRouter {
                 // MPI writes through a global-scope alias: the view's arena is the reader's to close.
                 targets[i] = buffer.asSlice(0, length);
                 frames[i] = loan.view();
-                releasers = releasers == null ? new Runnable[frames.length] : releasers;
-                releasers[i] = loan.giveBack();
+                loans = loans == null ? new BufferPool.Loan[frames.length] : loans;
+                loans[i] = loan;
             } else {
                 frames[i] = WireCodec.allocateFrame(header.frameKinds()[i], length);
                 targets[i] = frames[i];
             }
         }
-        IncomingMessage message = accepting ? new IncomingMessage(header, frames, releasers) : null;
+        IncomingMessage message = accepting ? new IncomingMessage(header, frames, loans) : null;
         FrameCursor cursor = new FrameCursor(comm, message, header.frameLengths(), targets);
         if (cursor.done()) {
             if (message != null) {

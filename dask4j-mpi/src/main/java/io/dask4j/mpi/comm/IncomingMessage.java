@@ -3,6 +3,7 @@ package io.dask4j.mpi.comm;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.wire.MessageHeader;
+import io.dask4j.mpi.engine.BufferPool;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -13,22 +14,24 @@ import java.util.List;
  * from the moment the envelope is matched, so that messages are read in the order they were sent even
  * when a later small message completes before an earlier large one.
  *
- * <p>Mutated only on the thread driving the engine; {@link #isComplete} publishes it to the reader.
+ * <p>Mutated only on the thread driving the engine; {@link #isComplete} publishes it to the reader. A message
+ * whose receive failed ({@link #receiveFailed}) never becomes complete, so no reader sees a half-written frame.
  */
 final class IncomingMessage {
 
     private final MessageHeader header;
     private final MemorySegment[] frames;
-    /** Per frame, what gives its pooled memory back (null: a plain frame); null if no frame is pooled. */
-    private final Runnable[] releasers;
+    /** Per frame, the loan of its pooled memory (null: a plain frame); null if no frame is pooled. */
+    private final BufferPool.Loan[] loans;
     private int pendingReceives;
     private boolean allMatched;
+    private boolean failed;
     private volatile boolean complete;
 
-    IncomingMessage(MessageHeader header, MemorySegment[] frames, Runnable[] releasers) {
+    IncomingMessage(MessageHeader header, MemorySegment[] frames, BufferPool.Loan[] loans) {
         this.header = header;
         this.frames = frames;
-        this.releasers = releasers;
+        this.loans = loans;
     }
 
     MessageHeader header() {
@@ -54,6 +57,24 @@ final class IncomingMessage {
         return checkComplete();
     }
 
+    /**
+     * A receive into this message failed (the engine broke): the message will never be complete, and its pooled
+     * frames are abandoned rather than given back, since MPI may still be writing into them.
+     */
+    void receiveFailed() {
+        if (failed) {
+            return;
+        }
+        failed = true;
+        if (loans != null) {
+            for (BufferPool.Loan loan : loans) {
+                if (loan != null) {
+                    loan.abandon().run();
+                }
+            }
+        }
+    }
+
     /** Every chunk has been matched (some may still be arriving); returns true if now complete. */
     boolean matchedAll() {
         allMatched = true;
@@ -67,14 +88,14 @@ final class IncomingMessage {
     Message toMessage() {
         List<Frame> list = new ArrayList<>(frames.length);
         for (int i = 0; i < frames.length; i++) {
-            Runnable releaser = releasers == null ? null : releasers[i];
-            list.add(releaser == null ? new Frame(frames[i]) : Frame.releasable(frames[i], releaser));
+            BufferPool.Loan loan = loans == null ? null : loans[i];
+            list.add(loan == null ? new Frame(frames[i]) : Frame.releasable(frames[i], loan.giveBack()));
         }
         return header.toMessage(list);
     }
 
     private boolean checkComplete() {
-        if (allMatched && pendingReceives == 0 && !complete) {
+        if (allMatched && pendingReceives == 0 && !complete && !failed) {
             complete = true;
             return true;
         }

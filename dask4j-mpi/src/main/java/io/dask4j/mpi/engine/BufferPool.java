@@ -106,6 +106,14 @@ public final class BufferPool {
             arena.close(); // throws IllegalStateException if the view is in use: then nothing is given back
             action.explicit = true;
             back.clean(); // runs the action unless the GC already did (it cannot have: the view is reachable)
+        }, () -> {
+            action.abandoned = true;
+            back.clean(); // the loan counts as over, but the buffer stays out of the pool for good
+            try {
+                arena.close();
+            } catch (IllegalStateException inUse) {
+                // Someone is inside a native call with the view: it stays open; the buffer is out of the pool anyway.
+            }
         });
     }
 
@@ -138,9 +146,12 @@ public final class BufferPool {
      * A buffer lent out by {@link #lend}: the {@code view} to use and {@code giveBack}, which makes the view
      * inaccessible and returns the buffer. Run {@code giveBack} at most once (callers such as {@code
      * io.dask4j.comm.Frame#release} guard that); it throws {@link IllegalStateException}, giving nothing back,
-     * while another thread is inside a native call that uses the view.
+     * while another thread is inside a native call that uses the view. {@code abandon} is for a buffer MPI may
+     * still write into (a receive cut short by a failed engine): the view is closed and the loan ends, but the
+     * buffer never returns to the pool, whose next user would otherwise see MPI's late writes. Run one of the
+     * two, once, on the thread driving the engine (abandon) or the reader's (giveBack).
      */
-    public record Loan(MemorySegment view, Runnable giveBack) {
+    public record Loan(MemorySegment view, Runnable giveBack, Runnable abandon) {
     }
 
     /** Returns a lent buffer to its pool, once: explicitly (via its Cleanable) or when the view is collected. */
@@ -148,6 +159,7 @@ public final class BufferPool {
         private final BufferPool pool;
         private final MemorySegment buffer;
         volatile boolean explicit;
+        volatile boolean abandoned;
 
         GiveBack(BufferPool pool, MemorySegment buffer) {
             this.pool = pool;
@@ -156,8 +168,11 @@ public final class BufferPool {
 
         @Override
         public void run() {
-            (explicit ? pool.loansGivenBack : pool.loansCollected).incrementAndGet();
             pool.lentBytes.addAndGet(-buffer.byteSize());
+            if (abandoned) {
+                return; // left to MPI: mapped until the process ends, which a failed engine is near
+            }
+            (explicit ? pool.loansGivenBack : pool.loansCollected).incrementAndGet();
             pool.release(buffer);
         }
     }
@@ -191,10 +206,23 @@ public final class BufferPool {
         return Arena.ofAuto().allocate(size, 64);
     }
 
-    /** Fresh 2 MiB-aligned anonymous memory advised to use transparent huge pages. */
+    /**
+     * Fresh 2 MiB-aligned anonymous memory advised to use transparent huge pages. Maps 2 MiB more than asked
+     * to find an aligned start, then unmaps the unaligned head and tail at once, so that exactly the returned
+     * segment stays mapped and {@link #release} unmapping it leaves nothing behind (otherwise each buffer
+     * would leave up to 2 MiB of orphan mappings, which count toward {@code vm.max_map_count} in a long job).
+     */
     private static MemorySegment hugePages(long size) {
         MemorySegment raw = Posix.mmap(size + HUGE_PAGE);
         long aligned = (raw.address() + HUGE_PAGE - 1) & -HUGE_PAGE;
+        long head = aligned - raw.address();
+        if (head > 0) {
+            Posix.munmap(raw.asSlice(0, head));
+        }
+        long tail = HUGE_PAGE - head;
+        if (tail > 0) {
+            Posix.munmap(raw.asSlice(head + size, tail));
+        }
         MemorySegment segment = MemorySegment.ofAddress(aligned).reinterpret(size);
         Posix.adviseHugePages(segment);
         return segment;

@@ -23,7 +23,9 @@ import java.util.Map;
  * @param pureSpin never park nor yield (latency-critical jobs with a core per rank to spare)
  * @param callerSpinNanos how long a platform thread that waits for a reply drives progress itself
  *     (caller-runs) before it parks and leaves progress to the engine thread; 0 disables caller-runs
- * @param eagerBytes messages up to this size are received with a blocking MPI_Mrecv into scratch memory
+ * @param eagerBytes messages up to this size are received with a blocking MPI_Mrecv into scratch memory, as
+ *     a critical downcall (no safepoint while it runs): it must be below the MPI library's eager limit, so
+ *     that a matched message has arrived whole (see {@link #EAGER_BYTES})
  * @param doorbellParkNanos how long an idle engine sleeps when every rank of the job can wake it through
  *     its {@link Doorbells} and it has no request outstanding (a message from a neighbour wakes it at once)
  * @param settleNanos how long after its last work, send or ring an engine keeps to short parks before such a
@@ -35,6 +37,23 @@ import java.util.Map;
 public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long maxParkNanos, long deepIdleNanos,
                             long deepParkNanos, boolean pureSpin, long callerSpinNanos, int eagerBytes,
                             long doorbellParkNanos, long settleNanos, long adaptiveYieldNanos) {
+
+    /**
+     * Default {@code eagerBytes}: 4096 minus 128 bytes of room for the MPI library's own headers. Open MPI's
+     * shared-memory BTL (vader / sm, {@code btl_vader_eager_limit} = 4 KiB) counts its headers in its eager limit:
+     * measured with {@code btl_vader_single_copy_mechanism none}, MPI_Mrecv of a matched 4048-4096 byte message
+     * waited until the sender made progress (2 s in the test), while 4032 bytes returned at once. During such a
+     * wait the critical downcall keeps the whole JVM from reaching a safepoint. MPICH's ch4 shared-memory eager
+     * cells are 16 KiB (3.4) or 68 KiB (4.x) and its ch3 nemesis cells 64 KiB, so Open MPI's limit is the lower one
+     * (measured again in C, sender idle 1 s: Open MPI 3968-4032 bytes at once, 4048 after 0.66 s; MPICH 4.0.2 all at once).
+     */
+    public static final int EAGER_BYTES = 4096 - 128;
+    /** Open MPI's shared-memory eager limit, headers included ({@code btl_vader_eager_limit}, {@code btl_sm_eager_limit}). */
+    static final int OPEN_MPI_SHM_EAGER_LIMIT = 4096;
+    /** The smallest MPICH shared-memory eager cell ({@code MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE} in MPICH 3.4). */
+    static final int MPICH_SHM_EAGER_CELL = 16384;
+    /** The most header bytes Open MPI was measured to add within its eager limit (4032 bytes still arrived eagerly). */
+    static final int OPEN_MPI_MEASURED_HEADER_BYTES = 4096 - 4032;
 
     public EngineOptions {
         if (spins < 0 || yieldNanos < 0 || minParkNanos <= 0 || maxParkNanos < minParkNanos || deepParkNanos < maxParkNanos
@@ -95,7 +114,7 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
                 Math.min(1_000, maxPark), maxPark, Long.getLong("dask4j.mpi.deepIdleMillis", 1_000) * 1_000_000,
                 Math.max(maxPark, Long.getLong("dask4j.mpi.deepParkMicros", 20_000) * 1_000),
                 Boolean.getBoolean("dask4j.mpi.pureSpin"),
-                Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, 4096,
+                Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, EAGER_BYTES,
                 Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000,
                 Long.getLong("dask4j.mpi.settleMicros", oversubscribed ? 0 : 5_000) * 1_000,
                 // Not longer: at 20 ms the scheduler rank of the 20000² seed workload ran with the yield on, and its

@@ -11,7 +11,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 /**
  * The receiving half of a progress pass: matches incoming messages with {@code MPI_Improbe(ANY_SOURCE,
  * ANY_TAG)} and receives each, small ones ({@code <= eagerBytes}) with a blocking {@code MPI_Mrecv} into
- * scratch memory (they have arrived already), larger ones into the buffer the {@link InboundRouter} names,
+ * scratch memory (they have arrived already: {@code eagerBytes} is below the MPI library's eager limit, see
+ * {@link EngineOptions#EAGER_BYTES}), larger ones into the buffer the {@link InboundRouter} names,
  * with {@code MPI_Imrecv} tracked in the {@link RequestTable} or, if the router asks, a blocking {@code
  * MPI_Mrecv}. Used only by the thread driving the engine.
  */
@@ -34,6 +35,7 @@ final class IncomingMatcher {
     private final MemorySegment message;
     private final MemorySegment status;
     private final MemorySegment scratch;
+    private final DropSink dropSink = new DropSink();
 
     IncomingMatcher(Mpi mpi, long comm, int eagerBytes, InboundRouter router, RequestTable requests, EngineStats stats,
                     Doorbells doorbells, Arena arena) {
@@ -60,6 +62,9 @@ final class IncomingMatcher {
      */
     int probe() {
         router.onPass();
+        if (dropSink.holdsIdle()) {
+            dropSink.trim(System.nanoTime());
+        }
         if (!router.anyPaused()) {
             return probe(abi.anySource());
         }
@@ -95,6 +100,7 @@ final class IncomingMatcher {
             int bytes = count.get(JAVA_INT, 0);
             stats.received(bytes);
             if (bytes <= eagerBytes) {
+                // A critical downcall: no safepoint until it returns, so only for messages that surely arrived.
                 mpi.check(mpi.mrecv(scratch, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
                 router.onEager(source, tag, scratch.asSlice(0, bytes));
             } else {
@@ -110,9 +116,13 @@ final class IncomingMatcher {
     private void receiveLarge(int source, int tag, int bytes) {
         InboundRouter.Target target = router.onLarge(source, tag, bytes);
         if (target == null) {
-            // Dropped (unknown comm): it must still be received, into memory nobody keeps.
-            MemorySegment sink = Arena.ofAuto().allocate(bytes);
-            target = new InboundRouter.Target(sink, rc -> sink.byteSize(), false);
+            // Dropped (unknown or closed comm): it must still be received, into reusable memory nobody reads.
+            MemorySegment sink = dropSink.take(bytes);
+            target = new InboundRouter.Target(sink.asSlice(0, bytes), rc -> {
+                if (rc == Mpi.SUCCESS) {
+                    dropSink.giveBack(sink, System.nanoTime());
+                } // else the engine failed and MPI may still write it: left mapped, never reused
+            }, false);
         }
         MemorySegment buffer = target.buffer();
         if (target.blocking()) {

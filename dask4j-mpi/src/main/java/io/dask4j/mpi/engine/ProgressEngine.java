@@ -463,8 +463,10 @@ public final class ProgressEngine implements AutoCloseable {
         RuntimeException cause = thrown instanceof RuntimeException e ? e
                 : new IllegalStateException("the MPI progress engine failed: " + thrown, thrown);
         failure = cause;
-        requests.failAll(cause instanceof MpiException m && m.errorCode() > 0 ? m.errorCode() : -1);
+        // Comms close first: a receive completion that fails below then cannot hand a reader a message that
+        // looks complete in the window before its comm is closed.
         router.onEngineFailure(cause);
+        requests.failAll(cause instanceof MpiException m && m.errorCode() > 0 ? m.errorCode() : -1);
     }
 
     /** The engine thread: passes and idling until {@link #close}; whatever escapes fails the engine loudly. */

@@ -54,4 +54,42 @@ class BufferPoolTest {
         BufferPool.Loan loan = pool.lend(pool.acquire(bytes), bytes);
         loan.view().fill((byte) 1);
     }
+
+    @Test
+    void releasedHugePageBuffersLeaveNoAddressSpaceMapped() throws Exception {
+        // Keeps nothing idle, so every release unmaps. A buffer used to leave the 2 MiB it was over-mapped by
+        // (for alignment) mapped: 64 rounds of 4 MiB buffers then grew the address space by 128 MiB.
+        BufferPool unpooled = new BufferPool(0, 1L << 40);
+        for (int warm = 0; warm < 4; warm++) {
+            unpooled.release(unpooled.acquire(4 << 20));
+        }
+        long before = mappedBytes();
+        for (int i = 0; i < 64; i++) {
+            MemorySegment buffer = unpooled.acquire(4 << 20);
+            assertThat(buffer.address() % (2 << 20)).isZero();
+            unpooled.release(buffer);
+        }
+        assertThat(mappedBytes() - before).as("address space growth").isLessThan(32L << 20);
+    }
+
+    /** The process's mapped address space (VmSize), in bytes. */
+    private static long mappedBytes() throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmSize:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) << 10;
+            }
+        }
+        throw new IllegalStateException("no VmSize in /proc/self/status");
+    }
+
+    @Test
+    void anAbandonedLoanEndsButItsBufferNeverReturns() {
+        MemorySegment buffer = pool.acquire(4 << 20);
+        BufferPool.Loan loan = pool.lend(buffer, 4 << 20);
+        loan.abandon().run();
+        assertThatThrownBy(() -> loan.view().get(ValueLayout.JAVA_LONG, 0)).isInstanceOf(IllegalStateException.class);
+        assertThat(pool.lentBytes()).isZero();
+        assertThat(pool.loansGivenBack()).isZero();
+        assertThat(pool.acquire(4 << 20).address()).isNotEqualTo(buffer.address());
+    }
 }

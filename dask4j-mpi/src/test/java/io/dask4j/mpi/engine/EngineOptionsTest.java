@@ -59,4 +59,14 @@ class EngineOptionsTest {
         assertThat(EngineOptions.onlineCpus("0")).isEqualTo(1);
         assertThat(EngineOptions.nodeCores()).isGreaterThanOrEqualTo(Runtime.getRuntime().availableProcessors());
     }
+
+    @Test
+    void defaultEagerSizeIsBelowTheEagerLimitsOfOpenMpiAndMpichWithRoomForTheirHeaders() {
+        // A larger "eager" message may not have arrived when matched, and its MPI_Mrecv (a critical downcall)
+        // would then hold the whole JVM off safepoints until the sender progressed.
+        int eager = EngineOptions.defaults(Map.of(), 2).eagerBytes();
+        assertThat(eager).isEqualTo(EngineOptions.EAGER_BYTES);
+        assertThat(eager + EngineOptions.OPEN_MPI_MEASURED_HEADER_BYTES).isLessThan(EngineOptions.OPEN_MPI_SHM_EAGER_LIMIT);
+        assertThat(eager).isLessThanOrEqualTo(4032).isLessThan(EngineOptions.MPICH_SHM_EAGER_CELL);
+    }
 }

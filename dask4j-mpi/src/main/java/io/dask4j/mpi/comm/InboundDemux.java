@@ -36,7 +36,8 @@ import java.nio.ByteBuffer;
  * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link #INBOX_BYTES} behind
  * (and has at least one unread message, so that a single message of any size still passes) is held back:
  * its source is paused ({@link #isPaused}), so the engine leaves that rank's later messages unmatched in
- * MPI, and large ones stay at the sender (MPI's rendezvous), whose writers then wait. When the reader
+ * MPI, and large ones stay at the sender (MPI's rendezvous), whose writers then wait: zero-copy writers until MPI has read
+ * their frame, writers of copied frames once their comm's {@link SendBudget} is used up. When the reader
  * catches up (or the comm closes) the envelope is routed and the source resumes. Other ranks keep flowing;
  * other comms from the paused rank wait with it, since one rank's messages must be taken in order.
  *

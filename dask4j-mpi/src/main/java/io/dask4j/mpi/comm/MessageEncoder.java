@@ -17,7 +17,8 @@ import java.util.List;
  * from the frame's own memory when it is native and large (no copy at all; the writer waits until MPI is
  * done with it) or from a pooled copy otherwise. Either way the write returns only when MPI no longer reads
  * the frames' memory (copies are made before it returns; zero-copy sends, chunked or not, are waited for),
- * so a reader may write a received message on and then release it.
+ * so a reader may write a received message on and then release it. Copies still in flight are bounded per
+ * comm by its {@link SendBudget}: past it, the writer waits before copying.
  *
  * <p>Thread-safe: the header codec is per thread; writers of one comm are serialized by the comm.
  */
@@ -37,6 +38,21 @@ final class MessageEncoder {
 
     /** An encoded DATA message, and whether it sends straight from the caller's memory (then the writer waits). */
     record Prepared(OutgoingMessage message, boolean zeroCopy) {
+    }
+
+    /**
+     * The frame bytes {@link #data} copies into pooled memory for {@code message} (heap frames, and native
+     * frames up to {@link #ZERO_COPY_BYTES}): what a write counts against its comm's {@link SendBudget}.
+     */
+    static long copiedBytes(Message message) {
+        long bytes = 0;
+        for (Frame frame : message.frames()) {
+            MemorySegment data = frame.segment();
+            if (!data.isNative() || data.byteSize() <= ZERO_COPY_BYTES) {
+                bytes += data.byteSize();
+            }
+        }
+        return bytes;
     }
 
     Prepared data(MpiComm comm, Message message) {

@@ -23,6 +23,15 @@ import java.util.concurrent.locks.LockSupport;
  * progress engine. A platform thread blocked in {@link #read} drives MPI progress itself for a while
  * (caller-runs); a virtual thread parks until the engine wakes it. {@link #write} posts the message from the
  * writer's thread when the engine's lock is free ({@link ProgressEngine#tryPost}), else queues it for the engine.
+ *
+ * <p><b>Waiting writers.</b> A write that copies its frames returns once they are copied, unless the comm's
+ * copies still in flight exceed its {@link SendBudget}: then it waits for sends to complete first. A write
+ * sent from the caller's native memory returns once MPI is done reading it.
+ *
+ * <p><b>Interrupts.</b> A reader, or a writer waiting for the send budget, that is interrupted gets a {@link
+ * CommClosedException} with its interrupt flag still set (the comm stays open). A zero-copy writer waits for
+ * MPI regardless (it must not return while MPI reads its memory) and keeps its flag; {@link #close} stops
+ * flushing when interrupted and closes.
  */
 final class MpiComm implements Comm {
 
@@ -44,6 +53,7 @@ final class MpiComm implements Comm {
     private final Address peerAddress;
     private final ConcurrentLinkedQueue<IncomingMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger unsentMessages = new AtomicInteger();
+    private final SendBudget sendBudget = new SendBudget();
     /** Messages handed to the engine and not posted yet: a direct send must not overtake them. */
     private final AtomicInteger queued = new AtomicInteger();
     /** Bytes of received messages not read yet (receive-side back-pressure, see {@link InboundDemux}). */
@@ -55,6 +65,7 @@ final class MpiComm implements Comm {
     private volatile String closeReason = "comm closed";
     private volatile Thread reader;
     private volatile Thread waiter;
+    private volatile Thread writer;
 
     MpiComm(MpiTransport transport, int id, int peerRank, int peerId, int state, CommOptions options,
             Address localAddress, Address peerAddress) {
@@ -110,6 +121,10 @@ final class MpiComm implements Comm {
             if (head == null && s == PEER_CLOSED) {
                 throw closed();
             }
+            if (Thread.interrupted()) {
+                me.interrupt();
+                throw new CommClosedException("interrupted while reading from " + peerAddress + " (" + this + ")");
+            }
             reader = me;
             transport.engine().await(this::readable, WAIT_SLICE_NANOS);
             reader = null;
@@ -135,13 +150,21 @@ final class MpiComm implements Comm {
         if (state != OPEN) {
             throw closed();
         }
+        long copied = MessageEncoder.copiedBytes(message);
+        takeBudget(copied);
         OutgoingMessage out;
         boolean zeroCopy;
-        synchronized (writeLock) {
-            MessageEncoder.Prepared prepared = transport.prepare(this, message);
-            out = prepared.message();
-            zeroCopy = prepared.zeroCopy();
+        try {
+            synchronized (writeLock) {
+                MessageEncoder.Prepared prepared = transport.prepare(this, message);
+                out = prepared.message();
+                zeroCopy = prepared.zeroCopy();
+            }
+        } catch (RuntimeException | Error e) {
+            sendBudget.give(copied);
+            throw e;
         }
+        out.budgetBytes(copied);
         unsentMessages.incrementAndGet();
         ProgressEngine engine = transport.engine();
         if (!zeroCopy && out.isSingle() && engine.directSends() && queued.get() == 0 && !Thread.currentThread().isVirtual()) {
@@ -162,15 +185,63 @@ final class MpiComm implements Comm {
         }
         submit(out);
         if (zeroCopy) {
-            // MPI reads the caller's memory: we may return only once it is done with it.
-            while (!transport.engine().await(out::isDone, WAIT_SLICE_NANOS)) {
+            awaitZeroCopy(out);
+        }
+    }
+
+    /**
+     * Waits until the comm's copies in flight leave room for {@code bytes} more, then takes them. Before
+     * anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
+     */
+    private void takeBudget(long bytes) {
+        if (bytes == 0 || sendBudget.tryTake(bytes)) {
+            return;
+        }
+        Thread me = Thread.currentThread();
+        writer = me;
+        try {
+            // Completions (onSendDone) wake us; awaitSends keeps the engine polling the sends meanwhile.
+            while (!sendBudget.tryTake(bytes)) {
+                if (state != OPEN) {
+                    throw closed();
+                }
+                if (Thread.interrupted()) {
+                    me.interrupt();
+                    throw new CommClosedException("interrupted while waiting to write to " + peerAddress + " (" + this + ")");
+                }
+                if (transport.engine().failure() != null) {
+                    throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
+                }
+                transport.engine().awaitSends(() -> state != OPEN || sendBudget.fits(bytes), WAIT_SLICE_NANOS);
+            }
+        } finally {
+            writer = null;
+        }
+    }
+
+    /**
+     * MPI reads the caller's memory: we may return only once it is done with it, interrupted or not. The flag
+     * is cleared while waiting (else every park returns at once and the wait spins) and restored after.
+     */
+    private void awaitZeroCopy(OutgoingMessage out) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                interrupted |= Thread.interrupted();
+                if (transport.engine().await(out::isDone, WAIT_SLICE_NANOS)) {
+                    break;
+                }
                 if (transport.engine().failure() != null) {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
             }
-            if (out.error() != 0) {
-                throw closed();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
+        }
+        if (out.error() != 0) {
+            throw closed();
         }
     }
 
@@ -184,6 +255,7 @@ final class MpiComm implements Comm {
             waiter = Thread.currentThread();
             unsentMessages.incrementAndGet();
             submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
+            // An interrupt ends the flush early (await returns at once), like tcp's close; the flag stays set.
             transport.engine().awaitSends(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
             waiter = null;
         }
@@ -304,9 +376,18 @@ final class MpiComm implements Comm {
     }
 
     void onSendDone(OutgoingMessage message) {
+        if (message.budgetBytes() != 0) {
+            sendBudget.give(message.budgetBytes());
+            wake(writer);
+        }
         if (unsentMessages.decrementAndGet() == 0) {
             wake(waiter);
         }
+    }
+
+    /** Copied bytes of this comm's writes that MPI has not finished sending (a gauge for tests). Any thread. */
+    long unsentCopiedBytes() {
+        return sendBudget.outstanding();
     }
 
     void onSendFailed(String reason) {
@@ -325,6 +406,7 @@ final class MpiComm implements Comm {
         }
         wake(reader);
         wake(waiter);
+        wake(writer);
     }
 
     private CommClosedException closed() {

@@ -32,6 +32,8 @@ final class OutgoingMessage implements Outbound, Completion {
     private volatile boolean done;
     private volatile int error;
     private volatile Thread waiter;
+    /** Bytes taken from the comm's {@link SendBudget} for this message, given back when it is done. */
+    private long budgetBytes;
 
     OutgoingMessage(MpiComm comm, int dest, MemorySegment envelope, List<MemorySegment> chunks, List<MemorySegment> pooled,
                     BufferPool pool) {
@@ -65,9 +67,30 @@ final class OutgoingMessage implements Outbound, Completion {
 
     @Override
     public void post(ProgressEngine engine) {
+        int rc;
+        if (chunks.isEmpty()) {
+            rc = postAll(engine);
+        } else {
+            int[] result = new int[1];
+            engine.contiguous(dest, () -> result[0] = postAll(engine));
+            rc = result[0];
+        }
+        if (rc != Mpi.SUCCESS) {
+            failed(engine, rc);
+        }
+        // Only now, with the envelope and every chunk posted: a direct send checks for nothing queued and
+        // skips the engine's lock, so counting off earlier let the writer's next message go out while this one
+        // was still being posted (see also ProgressEngine.contiguous, which keeps other comms' direct sends out).
         if (comm != null) {
             comm.onPosted();
         }
+        if (remaining == 0) {
+            finish();
+        }
+    }
+
+    /** Posts the envelope, then every chunk; the MPI error code of the first that failed, else success. */
+    private int postAll(ProgressEngine engine) {
         int rc = engine.isend(envelope, dest, MpiTransport.TAG_ENVELOPE, this);
         if (rc == Mpi.SUCCESS) {
             remaining++;
@@ -79,12 +102,7 @@ final class OutgoingMessage implements Outbound, Completion {
                 remaining++;
             }
         }
-        if (rc != Mpi.SUCCESS) {
-            failed(engine, rc);
-        }
-        if (remaining == 0) {
-            finish();
-        }
+        return rc;
     }
 
     private void failed(ProgressEngine engine, int rc) {
@@ -102,6 +120,15 @@ final class OutgoingMessage implements Outbound, Completion {
         if (--remaining == 0) {
             finish();
         }
+    }
+
+    /** Records the send-budget bytes this message holds; the writer, before handing it over. */
+    void budgetBytes(long bytes) {
+        budgetBytes = bytes;
+    }
+
+    long budgetBytes() {
+        return budgetBytes;
     }
 
     /** Registers the thread to unpark when the message is done; call before waiting. */

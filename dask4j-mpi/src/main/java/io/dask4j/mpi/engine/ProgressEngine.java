@@ -95,6 +95,7 @@ public final class ProgressEngine implements AutoCloseable {
     private final Thread thread;
     private volatile long lastActiveNanos;
     private volatile boolean directSends;
+    private final StreamLocks streamLocks = new StreamLocks();
     private volatile boolean running = true;
     private volatile boolean sleeping;
     /** Whether this engine switches Open MPI's idle yield (see {@link #adaptOpenMpiIdleYield}); set before start. */
@@ -256,6 +257,8 @@ public final class ProgressEngine implements AutoCloseable {
      * Waits until {@code done} holds or {@code timeoutNanos} pass; true if done. A platform thread drives
      * progress itself for up to {@link EngineOptions#callerSpinNanos()}, then parks; the code that makes
      * {@code done} true must unpark the waiting thread (the park is also bounded to 5 s as a safety net).
+     * An interrupted thread returns at once ({@code done}'s value; the flag stays set): its parks would not
+     * block, so waiting on would spin a core. Callers that must wait regardless clear the flag first.
      */
     public boolean await(BooleanSupplier done, long timeoutNanos) {
         if (done.getAsBoolean()) {
@@ -281,7 +284,8 @@ public final class ProgressEngine implements AutoCloseable {
                     if (done.getAsBoolean()) {
                         return true;
                     }
-                    if (System.nanoTime() - start >= timeoutNanos || failure != null) {
+                    if (System.nanoTime() - start >= timeoutNanos || failure != null
+                            || Thread.currentThread().isInterrupted()) {
                         return done.getAsBoolean();
                     }
                 }
@@ -299,7 +303,7 @@ public final class ProgressEngine implements AutoCloseable {
             }
             while (!done.getAsBoolean()) {
                 long left = timeoutNanos - (System.nanoTime() - start);
-                if (left <= 0) {
+                if (left <= 0 || Thread.currentThread().isInterrupted()) {
                     return false;
                 }
                 LockSupport.parkNanos(this, Math.min(left, SAFETY_PARK_NANOS));
@@ -371,7 +375,15 @@ public final class ProgressEngine implements AutoCloseable {
         MemorySegment slot = scratch.asSlice(0, abi.handleBytes());
         MemorySegment flag = scratch.asSlice(8, 4);
         long bytes = buf.byteSize();
-        int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, slot);
+        var shared = streamLocks.of(dest).readLock();
+        int rc;
+        // Only around the Isend: what follows may drive the engine, whose posts take this lock exclusively.
+        shared.lock();
+        try {
+            rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, slot);
+        } finally {
+            shared.unlock();
+        }
         if (rc != Mpi.SUCCESS) {
             return rc;
         }
@@ -388,6 +400,24 @@ public final class ProgressEngine implements AutoCloseable {
             return Mpi.SUCCESS;
         }, completion));
         return rc;
+    }
+
+    /**
+     * Runs {@code posts} (several {@link #isend}s to {@code dest} that must stay contiguous in its stream, such
+     * as an envelope and its frames) with no direct send to {@code dest} in between. Only while driving.
+     */
+    public void contiguous(int dest, Runnable posts) {
+        if (!directSends) {
+            posts.run(); // everything posts under the engine's lock, which the caller holds
+            return;
+        }
+        var exclusive = streamLocks.of(dest).writeLock();
+        exclusive.lock();
+        try {
+            posts.run();
+        } finally {
+            exclusive.unlock();
+        }
     }
 
     /** Posts {@code MPI_Isend} of {@code buf} and tracks it; returns the MPI error code. Only while driving. */

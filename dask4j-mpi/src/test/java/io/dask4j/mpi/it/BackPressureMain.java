@@ -13,7 +13,6 @@ import io.dask4j.mpi.MpiRuntime;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -42,8 +41,7 @@ public final class BackPressureMain {
         System.setProperty("dask4j.mpi.inboxMiB", "4");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
-                .withConnectTimeout(Duration.ofSeconds(20));
+        CommOptions options = RankJob.options(rank);
         BlockingQueue<Comm> flooded = new LinkedBlockingQueue<>();
         RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, comm -> {

@@ -47,8 +47,7 @@ public final class DirectSendOrderMain {
         System.setProperty("dask4j.mpi.doorbells", "false");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
-                .withConnectTimeout(Duration.ofSeconds(20));
+        CommOptions options = RankJob.options(rank);
         BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
         RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);

@@ -11,7 +11,6 @@ import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.mpi.MpiRuntime;
 import io.dask4j.mpi.engine.ProgressEngine;
 
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -43,8 +42,7 @@ public final class DoorbellMain {
         System.setProperty("dask4j.mpi.doorbellParkMicros", Long.toString(600_000_000L));
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
-                .withConnectTimeout(Duration.ofSeconds(20));
+        CommOptions options = RankJob.options(rank);
         RankJob.run(mpi, () -> {
             CountDownLatch pinged = new CountDownLatch(PINGS);
             Listener listener = Comms.listen(Address.mpi(rank), options, comm -> echo(comm, pinged));

@@ -10,7 +10,6 @@ import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +31,7 @@ public final class InterruptMain {
     public static void main(String[] args) throws Exception {
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
-                .withConnectTimeout(Duration.ofSeconds(20));
+        CommOptions options = RankJob.options(rank);
         BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
         RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);

@@ -1,6 +1,10 @@
 package io.dask4j.mpi.it;
 
+import io.dask4j.comm.CommOptions;
 import io.dask4j.mpi.MpiRuntime;
+
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * The frame of a test program that runs in every rank of an mpirun job: runs the rank's checks, prints
@@ -30,6 +34,11 @@ final class RankJob {
             System.exit(1);
         }
         mpi.close();
+    }
+
+    /** Comm options of a test rank: no secret, named after the rank, a connect timeout for slow job starts. */
+    static CommOptions options(int rank) {
+        return CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank).withConnectTimeout(Duration.ofSeconds(20));
     }
 
     static void check(boolean condition, String what) {

@@ -14,7 +14,6 @@ import io.dask4j.mpi.engine.BufferPool;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +40,7 @@ public final class ReleasableFramesMain {
         System.setProperty("dask4j.mpi.pooledFrameBudgetMiB", "32");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
-                .withConnectTimeout(Duration.ofSeconds(20));
+        CommOptions options = RankJob.options(rank);
         RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, ReleasableFramesMain::echo);
             mpi.barrier();

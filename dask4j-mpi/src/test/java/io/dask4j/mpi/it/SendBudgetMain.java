@@ -40,8 +40,7 @@ public final class SendBudgetMain {
         System.setProperty("dask4j.mpi.inboxMiB", "2");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("rank-" + rank)
-                .withConnectTimeout(Duration.ofSeconds(20));
+        CommOptions options = RankJob.options(rank);
         BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
         RankJob.run(mpi, () -> {
             Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);

@@ -33,6 +33,8 @@ final class SchedulerState {
     final Map<String, ClientState> clients = new LinkedHashMap<>();
     private long generation;
     private long workersLost;
+    /** Workers that may hold {@link WorkerState#uncountedCopies}: the only ones each batch looks at. */
+    private final java.util.Set<WorkerState> withUncountedCopies = new java.util.LinkedHashSet<>();
 
     /** @param unusedFunctionBytes see {@link SchedulerConfig#unusedFunctionBytes()} */
     SchedulerState(int allowedFailures, long unusedFunctionBytes) {
@@ -226,6 +228,7 @@ final class SchedulerState {
             for (WorkerState h : unreachable) {
                 if (h.alive) {
                     h.uncountedCopies.add(dep);
+                    withUncountedCopies.add(h);
                 }
             }
             if (!unreachable.isEmpty() && dep.status == TaskStatus.MEMORY) {
@@ -253,8 +256,13 @@ final class SchedulerState {
 
     /** Frees the uncounted copies (see {@link WorkerState#uncountedCopies}) that no running task reads any more. */
     private void freeUncountedCopies() {
-        for (WorkerState w : tx.workers.values()) {
-            if (w.uncountedCopies.isEmpty()) {
+        if (withUncountedCopies.isEmpty()) {
+            return;
+        }
+        for (java.util.Iterator<WorkerState> workers = withUncountedCopies.iterator(); workers.hasNext(); ) {
+            WorkerState w = workers.next();
+            if (!w.alive) {
+                workers.remove();
                 continue;
             }
             for (java.util.Iterator<TaskState> it = w.uncountedCopies.iterator(); it.hasNext(); ) {
@@ -270,6 +278,9 @@ final class SchedulerState {
                 if (!inUseHere) {
                     w.sink.free(copy.key);
                 }
+            }
+            if (w.uncountedCopies.isEmpty()) {
+                workers.remove();
             }
         }
     }

@@ -46,15 +46,6 @@ public final class MpiRuntime implements AutoCloseable {
     /** Launcher environment variables that tell how many ranks were started. */
     static final List<String> LAUNCHER_SIZE_VARIABLES = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS");
 
-    /**
-     * {@code -Ddask4j.mpi.directSend=true}: ask for MPI_THREAD_MULTIPLE and let writers post single-message
-     * sends themselves ({@link ProgressEngine#isendDirect}) instead of through the engine's lock. Off by
-     * default: a writer already posts at once when the lock is free ({@link ProgressEngine#tryPost}), and in
-     * the 2-rank ping-pong (8 B and 1 KiB, both MPIs) direct sends measured within the noise of the default
-     * while MULTIPLE makes the library take its locks on every call. It may pay off with many concurrent writers.
-     */
-    static final boolean DIRECT_SENDS = Boolean.getBoolean("dask4j.mpi.directSend");
-
     private static MpiRuntime current;
 
     private final Mpi mpi;
@@ -103,7 +94,7 @@ public final class MpiRuntime implements AutoCloseable {
         }
         Mpi mpi = Mpi.load();
         ThreadLevel level = mpi.initialized() ? mpi.queryThread()
-                : mpi.initThread(DIRECT_SENDS ? ThreadLevel.MULTIPLE : ThreadLevel.SERIALIZED);
+                : mpi.initThread(ThreadLevel.SERIALIZED);
         if (level.compareTo(ThreadLevel.SERIALIZED) < 0) {
             throw new MpiException(mpi.library().name() + " provides only MPI_THREAD_" + level
                     + "; dask4j needs MPI_THREAD_SERIALIZED or better");
@@ -117,9 +108,6 @@ public final class MpiRuntime implements AutoCloseable {
         int rank = mpi.commRank(comm);
         Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize);
         MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options, doorbells);
-        if (DIRECT_SENDS && level == ThreadLevel.MULTIPLE) {
-            runtime.engine.enableDirectSends();
-        }
         // Open MPI yields in idle progress calls only on an oversubscribed node; there the engine switches it by the
         // message rate (ProgressEngine.adaptOpenMpiIdleYield), unless -Ddask4j.mpi.openMpiIdleYield=true|false.
         switch (System.getProperty("dask4j.mpi.openMpiIdleYield", "adaptive")) {

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * writer's thread when the engine's lock is free ({@link ProgressEngine#tryPost}), else queues it for the engine.
  *
  * <p><b>Waiting writers.</b> A write that copies its frames returns once they are copied, unless the comm's
- * copies still in flight exceed its {@link SendBudget}: then it waits for sends to complete first. A write
+ * sends or copies still in flight exceed its {@link SendBudget}: then it waits for sends to complete first. A write
  * sent from the caller's native memory returns once MPI is done reading it.
  *
  * <p><b>Interrupts.</b> A reader, or a writer waiting for the send budget, that is interrupted gets a {@link
@@ -151,7 +151,8 @@ final class MpiComm implements Comm {
             throw closed();
         }
         long copied = MessageEncoder.copiedBytes(message);
-        takeBudget(copied);
+        int sends = 1 + message.frames().size(); // the envelope, then (at least) one send per frame
+        takeBudget(copied, sends);
         OutgoingMessage out;
         boolean zeroCopy;
         try {
@@ -161,19 +162,15 @@ final class MpiComm implements Comm {
                 zeroCopy = prepared.zeroCopy();
             }
         } catch (RuntimeException | Error e) {
-            sendBudget.give(copied);
+            sendBudget.give(copied, sends);
             throw e;
         }
-        out.budgetBytes(copied);
+        out.budget(copied, sends);
         unsentMessages.incrementAndGet();
         ProgressEngine engine = transport.engine();
-        if (!zeroCopy && out.isSingle() && engine.directSends() && queued.get() == 0 && !Thread.currentThread().isVirtual()) {
-            out.postDirect(engine); // nothing of ours is queued before it, so it cannot overtake
-            return;
-        }
         if (!zeroCopy && queued.get() == 0) {
-            // Posted from this thread if the engine's lock is free (as above, nothing of ours is queued before
-            // it), else queued for the engine; posting counts it off either way.
+            // Posted from this thread if the engine's lock is free (nothing of ours is queued before it, so it
+            // cannot overtake), else queued for the engine; posting counts it off either way.
             queued.incrementAndGet();
             if (!engine.tryPost(out)) {
                 engine.submit(out);
@@ -190,18 +187,18 @@ final class MpiComm implements Comm {
     }
 
     /**
-     * Waits until the comm's copies in flight leave room for {@code bytes} more, then takes them. Before
-     * anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
+     * Waits until the comm's sends and copies in flight leave room for a message's share, then takes it.
+     * Before anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
      */
-    private void takeBudget(long bytes) {
-        if (bytes == 0 || sendBudget.tryTake(bytes)) {
+    private void takeBudget(long bytes, int sends) {
+        if (sendBudget.tryTake(bytes, sends)) {
             return;
         }
         Thread me = Thread.currentThread();
         writer = me;
         try {
             // Completions (onSendDone) wake us; awaitSends keeps the engine polling the sends meanwhile.
-            while (!sendBudget.tryTake(bytes)) {
+            while (!sendBudget.tryTake(bytes, sends)) {
                 if (state != OPEN) {
                     throw closed();
                 }
@@ -212,7 +209,7 @@ final class MpiComm implements Comm {
                 if (transport.engine().failure() != null) {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
-                transport.engine().awaitSends(() -> state != OPEN || sendBudget.fits(bytes), WAIT_SLICE_NANOS);
+                transport.engine().awaitSends(() -> state != OPEN || sendBudget.fits(bytes, sends), WAIT_SLICE_NANOS);
             }
         } finally {
             writer = null;
@@ -297,8 +294,8 @@ final class MpiComm implements Comm {
 
     /**
      * Queues the ACCEPT that answers this comm's CONNECT, as a message of this comm: a write that posts
-     * directly ({@link ProgressEngine#isendDirect}) checks that nothing of this comm is still queued, so it
-     * cannot overtake the ACCEPT (the peer would drop a DATA for a comm it does not know yet). Engine thread.
+     * from its own thread ({@link ProgressEngine#tryPost}) checks that nothing of this comm is still queued, so
+     * it cannot overtake the ACCEPT (the peer would drop a DATA for a comm it does not know yet). Engine thread.
      */
     void sendAccept() {
         unsentMessages.incrementAndGet();
@@ -376,10 +373,8 @@ final class MpiComm implements Comm {
     }
 
     void onSendDone(OutgoingMessage message) {
-        if (message.budgetBytes() != 0) {
-            sendBudget.give(message.budgetBytes());
-            wake(writer);
-        }
+        sendBudget.give(message.budgetBytes(), message.budgetSends());
+        wake(writer);
         if (unsentMessages.decrementAndGet() == 0) {
             wake(waiter);
         }
@@ -387,7 +382,7 @@ final class MpiComm implements Comm {
 
     /** Copied bytes of this comm's writes that MPI has not finished sending (a gauge for tests). Any thread. */
     long unsentCopiedBytes() {
-        return sendBudget.outstanding();
+        return sendBudget.outstandingBytes();
     }
 
     void onSendFailed(String reason) {

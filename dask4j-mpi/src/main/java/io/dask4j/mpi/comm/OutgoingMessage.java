@@ -15,8 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * contiguous in the sender's stream to {@code dest} (the receiver relies on it). Owns the pooled buffers
  * it sends from and gives them back when every request has completed.
  *
- * <p>{@link #post} and {@link #onComplete} run on the thread driving the engine ({@link #postDirect} and,
- * when its send completes at once, {@link #onComplete} on the writer's thread); {@link #isDone} and {@link
+ * <p>{@link #post} and {@link #onComplete} run on the thread driving the engine; {@link #isDone} and {@link
  * #error} may be read from any thread.
  */
 final class OutgoingMessage implements Outbound, Completion {
@@ -28,12 +27,12 @@ final class OutgoingMessage implements Outbound, Completion {
     private final List<MemorySegment> pooled;
     private final BufferPool pool;
     private int remaining;
-    private MemorySegment directScratch;
     private volatile boolean done;
     private volatile int error;
     private volatile Thread waiter;
-    /** Bytes taken from the comm's {@link SendBudget} for this message, given back when it is done. */
+    /** What this message took from its comm's {@link SendBudget}, given back when it is done. */
     private long budgetBytes;
+    private int budgetSends;
 
     OutgoingMessage(MpiComm comm, int dest, MemorySegment envelope, List<MemorySegment> chunks, List<MemorySegment> pooled,
                     BufferPool pool) {
@@ -50,37 +49,14 @@ final class OutgoingMessage implements Outbound, Completion {
         return chunks.isEmpty();
     }
 
-    /**
-     * Sends a single-message message from the writer's own thread, without the engine's lock (see {@link
-     * ProgressEngine#isendDirect}); the comm has checked that nothing of its own is still queued, so order holds.
-     */
-    void postDirect(ProgressEngine engine) {
-        directScratch = pool.acquire(16);
-        remaining = 1;
-        int rc = engine.isendDirect(envelope, dest, MpiTransport.TAG_ENVELOPE, directScratch, this);
-        if (rc != Mpi.SUCCESS) {
-            remaining = 0;
-            failed(engine, rc);
-            finish();
-        }
-    }
-
     @Override
     public void post(ProgressEngine engine) {
-        int rc;
-        if (chunks.isEmpty()) {
-            rc = postAll(engine);
-        } else {
-            int[] result = new int[1];
-            engine.contiguous(dest, () -> result[0] = postAll(engine));
-            rc = result[0];
-        }
+        int rc = postAll(engine);
         if (rc != Mpi.SUCCESS) {
             failed(engine, rc);
         }
-        // Only now, with the envelope and every chunk posted: a direct send checks for nothing queued and
-        // skips the engine's lock, so counting off earlier let the writer's next message go out while this one
-        // was still being posted (see also ProgressEngine.contiguous, which keeps other comms' direct sends out).
+        // Only now, with the envelope and every chunk posted: a writer posts its next message itself only when
+        // nothing of its comm is queued (MpiComm.write), so the count must not drop while this one is in the queue.
         if (comm != null) {
             comm.onPosted();
         }
@@ -122,13 +98,18 @@ final class OutgoingMessage implements Outbound, Completion {
         }
     }
 
-    /** Records the send-budget bytes this message holds; the writer, before handing it over. */
-    void budgetBytes(long bytes) {
+    /** Records the send-budget share this message holds; the writer, before handing it over. */
+    void budget(long bytes, int sends) {
         budgetBytes = bytes;
+        budgetSends = sends;
     }
 
     long budgetBytes() {
         return budgetBytes;
+    }
+
+    int budgetSends() {
+        return budgetSends;
     }
 
     /** Registers the thread to unpark when the message is done; call before waiting. */
@@ -147,9 +128,6 @@ final class OutgoingMessage implements Outbound, Completion {
     private void finish() {
         for (MemorySegment buffer : pooled) {
             pool.release(buffer);
-        }
-        if (directScratch != null) {
-            pool.release(directScratch);
         }
         done = true;
         if (comm != null) {

@@ -1,63 +1,67 @@
 package io.dask4j.mpi.comm;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
- * Send-side back-pressure of one comm: the bytes its writes copied into pooled native memory and MPI has not
- * finished sending yet. A write returns once its frames are copied, so without this bound a writer whose
- * peer does not read would pile up copies (and pending MPI requests, which every engine pass tests) without
- * end. A write may take bytes while the total stays within {@link #LIMIT_BYTES}, or when nothing is out, so
- * that a single message of any size always passes.
+ * Send-side back-pressure of one comm: the MPI sends its writes posted that MPI has not completed yet, and
+ * the bytes of those that were copied into pooled native memory. A write returns once its message is posted
+ * (or queued), so without this bound a writer whose peer does not read would pile up copies and pending MPI
+ * requests without end; each request is tested on every engine pass, so a pile of them also slows the
+ * progress every other comm of the rank depends on. Frameless messages count too: a writer of small messages
+ * to a rank that has paused this one (its inbox over budget) once queued hundreds of thousands of them, and
+ * the 2-rank job then took minutes to move what it moves in a second. A write may take its share while both
+ * totals stay within {@link #LIMIT_BYTES} and {@link #LIMIT_SENDS}, or when nothing is out, so that a single
+ * message of any size always passes. This is the MPI counterpart of a full TCP send buffer.
  *
- * <p>{@link #tryTake} and {@link #fits} from the comm's writer thread; {@link #give} from whichever thread completes the send
- * (the engine's, or a writer's posting directly); {@link #outstanding} from any thread.
+ * <p>{@link #tryTake} and {@link #fits} from the comm's writer thread; {@link #give} from whichever thread
+ * completes the send; the gauges from any thread. Synchronized: the writer and the completing thread rarely
+ * meet, and the two totals must move together.
  */
 final class SendBudget {
 
     /** How many copied bytes of one comm may be in flight before its writer waits; like the receiver's inbox. */
     static final long LIMIT_BYTES = Long.getLong("dask4j.mpi.sendBudgetMiB", 256) << 20;
+    /** How many MPI sends (an envelope, a frame chunk) of one comm may be pending before its writer waits. */
+    static final int LIMIT_SENDS = Integer.getInteger("dask4j.mpi.sendsInFlight", 4096);
 
-    private final long limit;
-    private final AtomicLong outstanding = new AtomicLong();
+    private final long limitBytes;
+    private final int limitSends;
+    private long bytes;
+    private int sends;
 
     SendBudget() {
-        this(LIMIT_BYTES);
+        this(LIMIT_BYTES, LIMIT_SENDS);
     }
 
-    SendBudget(long limit) {
-        this.limit = limit;
+    SendBudget(long limitBytes, int limitSends) {
+        this.limitBytes = limitBytes;
+        this.limitSends = limitSends;
     }
 
-    /** Takes {@code bytes} if they fit (or nothing is out); false if the writer must wait for completions. */
-    boolean tryTake(long bytes) {
-        while (true) {
-            long now = outstanding.get();
-            if (!fits(now, bytes)) {
-                return false;
-            }
-            if (outstanding.compareAndSet(now, now + bytes)) {
-                return true;
-            }
+    /** Takes a message's share if it fits (or nothing is out); false if the writer must wait for completions. */
+    synchronized boolean tryTake(long copiedBytes, int mpiSends) {
+        if (!fits(copiedBytes, mpiSends)) {
+            return false;
         }
+        bytes += copiedBytes;
+        sends += mpiSends;
+        return true;
     }
 
-    /** Whether {@code bytes} more would be taken now (a hint for waiting; {@link #tryTake} decides). */
-    boolean fits(long bytes) {
-        return fits(outstanding.get(), bytes);
+    /** Whether a message of this share would be taken now (a hint for waiting; {@link #tryTake} decides). */
+    synchronized boolean fits(long copiedBytes, int mpiSends) {
+        return (bytes == 0 && sends == 0) || (bytes + copiedBytes <= limitBytes && sends + mpiSends <= limitSends);
     }
 
-    private boolean fits(long now, long bytes) {
-        return now == 0 || now + bytes <= limit;
+    /** Gives back the share of a finished (or abandoned) message. */
+    synchronized void give(long copiedBytes, int mpiSends) {
+        bytes -= copiedBytes;
+        sends -= mpiSends;
     }
 
-    /** Gives back the bytes of a finished (or abandoned) send. */
-    void give(long bytes) {
-        if (bytes != 0) {
-            outstanding.addAndGet(-bytes);
-        }
+    synchronized long outstandingBytes() {
+        return bytes;
     }
 
-    long outstanding() {
-        return outstanding.get();
+    synchronized int outstandingSends() {
+        return sends;
     }
 }

@@ -34,8 +34,6 @@ final class EngineStats implements Supplier<Map<String, Double>> {
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong messagesSent = new AtomicLong();
     private final AtomicLong messagesReceived = new AtomicLong();
-    private final AtomicLong directBytesSent = new AtomicLong();
-    private final AtomicLong directMessagesSent = new AtomicLong();
     private final AtomicLong doorbellSleeps = new AtomicLong();
     private final AtomicLong doorbellWakeUps = new AtomicLong();
     private final AtomicLong unannounced = new AtomicLong();
@@ -73,12 +71,6 @@ final class EngineStats implements Supplier<Map<String, Double>> {
     void received(long bytes) {
         bytesReceived.setRelease(bytesReceived.getPlain() + bytes);
         messagesReceived.setRelease(messagesReceived.getPlain() + 1);
-    }
-
-    /** A send posted by a writer itself, outside the lock (MPI_THREAD_MULTIPLE): any thread. */
-    void sentDirect(long bytes) {
-        directBytesSent.addAndGet(bytes);
-        directMessagesSent.incrementAndGet();
     }
 
     /**
@@ -148,9 +140,9 @@ final class EngineStats implements Supplier<Map<String, Double>> {
         gauges.put("idle_fraction", Math.clamp((idle - lastIdleNanos) / wall, 0.0, 1.0));
         gauges.put("pending_sends", (double) pendingSends.getAsInt());
         gauges.put("pending_receives", (double) pendingReceives.getAsInt());
-        gauges.put("bytes_sent_total", (double) (bytesSent.get() + directBytesSent.get()));
+        gauges.put("bytes_sent_total", (double) bytesSent.get());
         gauges.put("bytes_received_total", (double) bytesReceived.get());
-        gauges.put("messages_sent_total", (double) (messagesSent.get() + directMessagesSent.get()));
+        gauges.put("messages_sent_total", (double) messagesSent.get());
         gauges.put("messages_received_total", (double) messagesReceived.get());
         gauges.put("doorbell_ranks", (double) doorbellRanks);
         gauges.put("doorbell_sleeps_total", (double) doorbellSleeps.get());

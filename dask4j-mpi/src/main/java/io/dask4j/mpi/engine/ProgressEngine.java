@@ -94,8 +94,6 @@ public final class ProgressEngine implements AutoCloseable {
     private final Doorbells doorbells;
     private final Thread thread;
     private volatile long lastActiveNanos;
-    private volatile boolean directSends;
-    private final StreamLocks streamLocks = new StreamLocks();
     private volatile boolean running = true;
     private volatile boolean sleeping;
     /** Whether this engine switches Open MPI's idle yield (see {@link #adaptOpenMpiIdleYield}); set before start. */
@@ -347,76 +345,6 @@ public final class ProgressEngine implements AutoCloseable {
             return call.get();
         } finally {
             lock.unlock();
-        }
-    }
-
-    /**
-     * Lets writers post single-message sends from their own thread ({@link #isendDirect}); only valid when
-     * MPI granted MPI_THREAD_MULTIPLE. Off by default: see {@code MpiRuntime} for what was measured.
-     */
-    public void enableDirectSends() {
-        directSends = true;
-    }
-
-    public boolean directSends() {
-        return directSends;
-    }
-
-    /**
-     * Posts {@code MPI_Isend} from the calling thread without the engine's lock (MPI_THREAD_MULTIPLE, see
-     * {@link #enableDirectSends}), tests it once, and if it has not completed hands the request to the engine,
-     * which completes it like its own; returns the MPI error code of the Isend. {@code completion} runs on
-     * this thread if the send completed at once (the one case where a completion runs outside the lock).
-     * {@code scratch}: at least 16 native bytes the caller keeps until {@code completion} has run. Platform
-     * threads only.
-     */
-    public int isendDirect(MemorySegment buf, int dest, int tag, MemorySegment scratch, Completion completion) {
-        MpiAbi abi = mpi.abi();
-        MemorySegment slot = scratch.asSlice(0, abi.handleBytes());
-        MemorySegment flag = scratch.asSlice(8, 4);
-        long bytes = buf.byteSize();
-        var shared = streamLocks.of(dest).readLock();
-        int rc;
-        // Only around the Isend: what follows may drive the engine, whose posts take this lock exclusively.
-        shared.lock();
-        try {
-            rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, slot);
-        } finally {
-            shared.unlock();
-        }
-        if (rc != Mpi.SUCCESS) {
-            return rc;
-        }
-        stats.sentDirect(bytes);
-        lastActiveNanos = System.nanoTime();
-        doorbells.announce(dest);
-        if (mpi.test(slot, flag, abi.statusIgnore()) == Mpi.SUCCESS && flag.get(JAVA_INT, 0) != 0) {
-            completion.onComplete(Mpi.SUCCESS);
-            return rc;
-        }
-        long handle = abi.readHandle(slot, 0);
-        submit(engine -> engine.track(s -> {
-            abi.writeHandle(s, 0, handle);
-            return Mpi.SUCCESS;
-        }, completion));
-        return rc;
-    }
-
-    /**
-     * Runs {@code posts} (several {@link #isend}s to {@code dest} that must stay contiguous in its stream, such
-     * as an envelope and its frames) with no direct send to {@code dest} in between. Only while driving.
-     */
-    public void contiguous(int dest, Runnable posts) {
-        if (!directSends) {
-            posts.run(); // everything posts under the engine's lock, which the caller holds
-            return;
-        }
-        var exclusive = streamLocks.of(dest).writeLock();
-        exclusive.lock();
-        try {
-            posts.run();
-        } finally {
-            exclusive.unlock();
         }
     }
 

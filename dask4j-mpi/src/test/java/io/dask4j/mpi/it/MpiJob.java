@@ -67,12 +67,21 @@ public final class MpiJob {
         return java;
     }
 
+    /**
+     * Open MPI's single-copy mechanism between ranks of a node. Jobs run with {@code none} (copy-in/copy-out,
+     * which works in any container) unless the caller's {@code env} names one.
+     */
+    public static final String SINGLE_COPY_VARIABLE = "OMPI_MCA_btl_vader_single_copy_mechanism";
+
     public static Result runWith(Impl impl, int ranks, Map<String, String> env, long timeoutSeconds, List<String> command)
             throws IOException, InterruptedException {
         List<String> line = new ArrayList<>();
         line.add(impl.launcher);
         if (impl == Impl.OPENMPI) {
-            line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
+            line.addAll(List.of("--allow-run-as-root", "--oversubscribe"));
+            if (!env.containsKey(SINGLE_COPY_VARIABLE)) {
+                line.addAll(List.of("--mca", "btl_vader_single_copy_mechanism", "none"));
+            }
         }
         line.addAll(List.of("-np", Integer.toString(ranks)));
         line.addAll(command);

@@ -11,6 +11,7 @@ import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -21,23 +22,39 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.dask4j.mpi.it.RankJob.check;
 
 /**
- * Two ranks; send-side back-pressure for copied frames, with a 4 MiB send budget and a 2 MiB inbox. Rank 0
- * writes 48 messages of one 1 MiB heap frame (copied into pooled memory, so the write returns before MPI
- * sends it) to rank 1, which does not read yet: the writes must stall after the inbox plus the budget (about
- * 8 messages) instead of all returning and piling up copies. Then rank 1 reads: every message arrives in
- * order and intact, and rank 0's writes finish. Prints {@code RANK 0 STALLED AFTER n} and {@code RANK r OK}.
+ * Two ranks; send-side back-pressure. Rank 0 floods rank 1, which does not read yet: the writes must stall
+ * instead of all returning and piling up copies and pending MPI sends. Then rank 1 reads: every message arrives
+ * in order and intact, and rank 0's writes finish. Prints {@code RANK 0 STALLED AFTER n} and {@code RANK r OK}.
+ * <ul>
+ *   <li>no argument: 48 messages of one 1 MiB heap frame (copied into pooled memory, so the write returns
+ *   before MPI sends it), with a 4 MiB send budget and a 2 MiB inbox: they stall after about 8 messages;</li>
+ *   <li>{@code many-frames}: 60 messages of sixteen 128 KiB frames (2 MiB, each frame one MPI send that
+ *   completes only once rank 1 has matched it), with a 1 GiB send budget (it never binds), a 1 MiB inbox and
+ *   at most 64 sends in flight: they stall after about 5 messages (before the bound on sends they all
+ *   returned, leaving 1,000 sends pending for every engine pass to test).</li>
+ * </ul>
  */
 public final class SendBudgetMain {
 
-    private static final int MESSAGES = 48;
-    private static final int BYTES = 1 << 20;
+    private static int messages = 48;
+    private static int framesPerMessage = 1;
+    private static int bytes = 1 << 20;
 
     private SendBudgetMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("dask4j.mpi.sendBudgetMiB", "4");
-        System.setProperty("dask4j.mpi.inboxMiB", "2");
+        if (args.length > 0 && args[0].equals("many-frames")) {
+            messages = 60;
+            framesPerMessage = 16;
+            bytes = 128 << 10;
+            System.setProperty("dask4j.mpi.sendBudgetMiB", "1024");
+            System.setProperty("dask4j.mpi.sendsInFlight", "64");
+            System.setProperty("dask4j.mpi.inboxMiB", "1");
+        } else {
+            System.setProperty("dask4j.mpi.sendBudgetMiB", "4");
+            System.setProperty("dask4j.mpi.inboxMiB", "2");
+        }
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
         CommOptions options = RankJob.options(rank);
@@ -59,10 +76,11 @@ public final class SendBudgetMain {
         Comm comm = Comms.connect(Address.mpi(1), options);
         AtomicInteger written = new AtomicInteger();
         Thread writer = Thread.ofPlatform().start(() -> {
-            byte[] payload = new byte[BYTES];
-            for (int i = 0; i < MESSAGES; i++) {
+            byte[] payload = new byte[bytes];
+            for (int i = 0; i < messages; i++) {
                 java.util.Arrays.fill(payload, (byte) i);
-                comm.write(Message.of("flood", Map.of("i", (long) i), List.of(Frame.of(payload))));
+                List<Frame> frames = Collections.nCopies(framesPerMessage, Frame.of(payload));
+                comm.write(Message.of("flood", Map.of("i", (long) i), frames));
                 written.incrementAndGet();
             }
         });
@@ -72,11 +90,11 @@ public final class SendBudgetMain {
             seen = written.get();
             writer.join(1_000);
         }
-        check(seen < MESSAGES / 2, "copied writes stalled while the peer does not read (" + seen + " of " + MESSAGES + " went)");
+        check(seen < messages / 2, "writes stalled while the peer does not read (" + seen + " of " + messages + " went)");
         System.out.println("RANK 0 STALLED AFTER " + seen);
         mpi.barrier(); // rank 1 reads now
         writer.join(60_000);
-        check(written.get() == MESSAGES, "every write finished once the peer read: " + written.get());
+        check(written.get() == messages, "every write finished once the peer read: " + written.get());
         comm.close();
     }
 
@@ -84,11 +102,14 @@ public final class SendBudgetMain {
         Comm comm = accepted.poll(20, TimeUnit.SECONDS);
         check(comm != null, "the flooding comm was accepted");
         mpi.barrier(Duration.ofSeconds(60));
-        for (int i = 0; i < MESSAGES; i++) {
+        for (int i = 0; i < messages; i++) {
             Message m = comm.read();
             check(m.getLong("i") == i, "message " + i + " in order, got " + m.getLong("i"));
-            byte[] data = m.frame(0).toByteArray();
-            check(data.length == BYTES && data[0] == (byte) i && data[BYTES - 1] == (byte) i, "message " + i + " intact");
+            check(m.frames().size() == framesPerMessage, "message " + i + " has all its frames");
+            for (Frame frame : m.frames()) {
+                byte[] data = frame.toByteArray();
+                check(data.length == bytes && data[0] == (byte) i && data[bytes - 1] == (byte) i, "message " + i + " intact");
+            }
             m.release();
         }
         try {

@@ -23,28 +23,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.dask4j.mpi.it.RankJob.check;
 
 /**
- * Two ranks, direct sends on, a 1 MiB inbox. Rank 0 writes rounds of a large message (many small heap
- * frames, posted by the engine) followed at once by a small one (which may go out directly): the small one
+ * Two ranks with the default engine (doorbells on) and a 1 MiB inbox. Rank 0 writes rounds of a large message
+ * (many small heap frames) followed at once by a small one (which its writer may post itself): the small one
  * must never slip between the large one's envelope and its frames, where rank 1, over its inbox budget, would
- * hold it back and never see the frames. Rank 1 reads slowly and must get every message in order within the
- * time limit. A second comm of rank 0 keeps writing small messages meanwhile, so that another thread often
- * holds the engine's lock and the large message is posted by it rather than by its writer (the race). Prints {@code RANK r OK}, or {@code RANK r FAILED} (the reader hung or messages were wrong).
+ * hold it back and never see the frames. Rank 1 reads slowly, so its engine keeps pausing and resuming rank 0,
+ * and must get every message in order within the time limit. A second comm of rank 0 keeps writing small
+ * messages meanwhile, as fast as it can, so that another thread often holds the engine's lock and rank 0 keeps
+ * more sends pending than its send budget allows (the writers then wait, see {@code SendBudget}). Prints {@code RANK r OK}, or {@code RANK r FAILED} (the reader hung or messages were wrong).
  */
-public final class DirectSendOrderMain {
+public final class InboxPressureOrderMain {
 
     private static final int ROUNDS = 20;
     private static final int FRAMES = 2000;
     private static final int FRAME_BYTES = 8 << 10;
 
-    private DirectSendOrderMain() {
+    private InboxPressureOrderMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("dask4j.mpi.directSend", "true");
         System.setProperty("dask4j.mpi.inboxMiB", "1");
-        // Doorbells off (the engines poll): with them on, this job also hung now and then with the receiving
-        // engine asleep while messages were pending, a wake-up problem apart from the send order checked here.
-        System.setProperty("dask4j.mpi.doorbells", "false");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
         CommOptions options = RankJob.options(rank);
@@ -106,10 +103,10 @@ public final class DirectSendOrderMain {
                 sleep(); // stay behind, so that the inbox is over budget when the small message arrives
                 Message large = comm.read();
                 check(large.op().equals("large") && large.getLong("round") == round
-                        && large.frames().size() == FRAMES, "large message of round " + round + ": " + large);
+                        && large.frames().size() == FRAMES, "large message of round " + round + ": " + describe(large));
                 read.incrementAndGet();
                 Message small = comm.read();
-                check(small.op().equals("small") && small.getLong("round") == round, "small message of round " + round);
+                check(small.op().equals("small") && small.getLong("round") == round, "small message of round " + round + ": " + describe(small));
                 read.incrementAndGet();
             }
         });
@@ -117,6 +114,10 @@ public final class DirectSendOrderMain {
         check(!reader.isAlive(), "the reader got every message within 60 s, stuck after " + read.get() + " of " + 2 * ROUNDS);
         check(read.get() == 2 * ROUNDS, "the reader got every message in order: " + read.get() + " of " + 2 * ROUNDS);
         comm.close();
+    }
+
+    private static String describe(Message message) {
+        return message.op() + " of round " + message.getLong("round") + " with " + message.frames().size() + " frames";
     }
 
     private static void sleep() {

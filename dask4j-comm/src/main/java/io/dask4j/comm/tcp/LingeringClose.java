@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,29 +11,18 @@ import java.util.concurrent.TimeUnit;
  * reset the connection, and a reset destroys what we wrote that the peer has not read yet: the tail of a large
  * last message. So after our FIN, input is read and dropped until the peer closes its side too (a dask4j peer
  * does once its reader meets the end of our stream), and only then is the socket closed; a peer that never
- * closes gets the reset after {@link #LINGER_SECONDS}. Stateless apart from a shared daemon timer; any thread.
+ * closes gets the reset after {@link #LINGER_SECONDS}, on the {@link TcpTimer}. Stateless; any thread.
  */
 final class LingeringClose {
     /** Long enough for a peer to read a large last message on a slow link; only misbehaving peers wait it out. */
     static final long LINGER_SECONDS = 10;
 
-    private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
-
     private LingeringClose() {
-    }
-
-    private static ScheduledThreadPoolExecutor deadlines() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().daemon().name("tcp-close-deadline").factory());
-        timer.setRemoveOnCancelPolicy(true);   // a cancelled deadline must not keep its comm's buffers alive
-        timer.setKeepAliveTime(1, TimeUnit.SECONDS);
-        timer.allowCoreThreadTimeOut(true);    // no thread at all while no close is lingering
-        return timer;
     }
 
     /** Runs {@code closeNow} after the linger time unless cancelled first. */
     static ScheduledFuture<?> deadline(Runnable closeNow) {
-        return DEADLINES.schedule(closeNow, LINGER_SECONDS, TimeUnit.SECONDS);
+        return TcpTimer.after(LINGER_SECONDS, TimeUnit.SECONDS, closeNow);
     }
 
     /** Reads and drops input until the peer's end of stream or an error (the deadline closing the channel). */

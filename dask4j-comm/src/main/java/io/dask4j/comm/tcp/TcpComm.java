@@ -16,6 +16,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,11 +29,17 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A tcp comm over a blocking {@link SocketChannel}, in the {@link WireCodec} format.
  *
- * <p><b>Writing.</b> The prelude, header and small frames are copied into one reused direct buffer and
- * go out in one system call. A large off-heap frame is written from its own memory with a gathering
- * write (together with the pending header bytes), never concatenated; a large heap frame is streamed
- * through a pooled direct chunk (the single copy the JDK would make anyway). Writes are synchronous:
- * when {@link #write} returns the bytes are in the kernel and the frames may be reused.
+ * <p><b>Writing.</b> Large frames go out from their own memory, small ones coalesced with the header (see
+ * {@link TcpWriter}). Writes are synchronous: when {@link #write} returns the bytes are in the kernel and the
+ * frames may be reused.
+ *
+ * <p><b>Stalled writes.</b> A write that gets no byte into the kernel for {@link CommOptions#deadPeerTimeout()}
+ * aborts the comm (see {@link WriteStallChecker}): the writer, and any reader, fail with a {@link
+ * CommClosedException} saying "no write progress to <i>peer</i> for <i>timeout</i>: peer unresponsive", instead of
+ * waiting about 15 minutes for the kernel to give up on a host that froze. A live peer that simply stops reading
+ * until the socket buffers are full is treated the same way, as Dask's {@code TCP_USER_TIMEOUT} treats it. Progress
+ * is counted per slice of {@link TcpWriter#WRITE_SLICE_BYTES}, so a slow but live link keeps a large frame going
+ * as long as it moves a slice within the timeout. A zero timeout turns the check off.
  *
  * <p><b>Reading.</b> Small messages are read in one system call into a reused buffer and copied out;
  * each frame lands in a fresh, exactly sized array of its kind (see {@link WireCodec#allocateFrame}), so
@@ -44,16 +51,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * drops whatever still arrives and then fails as closed. {@link #abort()} resets at once.
  *
  * <p><b>Threads.</b> One reader and one writer at a time (writers are serialized by a lock anyway);
- * close/abort from any thread. Blocking calls suit virtual threads; platform threads get the lowest
- * latency (no poller hand-off).
+ * close/abort from any thread; the write-stall check aborts from the {@link TcpTimer}'s thread. Blocking
+ * calls suit virtual threads; platform threads get the lowest latency (no poller hand-off).
  */
-final class TcpComm implements LimitedComm {
+final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
 
     static final int IO_BUFFER_BYTES = 64 << 10;
     /** Frames up to this size are coalesced with the header into one write. */
     static final int SMALL_FRAME_BYTES = IO_BUFFER_BYTES / 2;
-    /** Native frames go to the kernel in slices no bigger than this (ByteBuffers stop at 2 GiB). */
-    private static final long MAX_SLICE_BYTES = 1L << 30;
+    /** Native frames are viewed as buffers no bigger than this (ByteBuffers stop at 2 GiB). */
+    static final long MAX_SLICE_BYTES = 1L << 30;
     private static final long CLOSE_FLUSH_WAIT_SECONDS = 10;
 
     private final SocketChannel channel;
@@ -69,21 +76,35 @@ final class TcpComm implements LimitedComm {
     private final Semaphore reading = new Semaphore(1);
     private volatile ScheduledFuture<?> lingerDeadline;
     private final WireCodec codec = new WireCodec();
-    private final ByteBuffer out = ByteBuffer.allocateDirect(IO_BUFFER_BYTES);
-    private final MemorySegment outAll = MemorySegment.ofBuffer(out);
-    private final ByteBuffer[] gather = new ByteBuffer[2];
+    private final WriteProgress writeProgress = new WriteProgress();
+    private final TcpWriter writer;
+    /** Null when the write-stall check is off. */
+    private final WriteStallChecker.Watch stallWatch;
 
     private final ByteBuffer in = ByteBuffer.allocateDirect(IO_BUFFER_BYTES).order(ByteOrder.BIG_ENDIAN).flip();
     private final MemorySegment inAll = MemorySegment.ofBuffer(in.duplicate().clear());
 
     TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options) throws IOException {
+        this(channel, local, peer, options, options.deadPeerTimeout());
+    }
+
+    /**
+     * With a write-stall timeout of its own instead of the options' dead-peer timeout: for tests, which need
+     * shorter ones than keepalive allows. Zero or negative turns the check off.
+     */
+    TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options, Duration writeStallTimeout)
+            throws IOException {
         this.channel = channel;
         this.local = local;
         this.peer = peer;
         this.maxMessageBytes = Math.min(options.maxMessageBytes(), HANDSHAKE_MAX_MESSAGE_BYTES);
+        this.writer = new TcpWriter(channel, writeProgress);
         channel.configureBlocking(true);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         TcpKeepAlive.apply(channel, options.deadPeerTimeout());
+        boolean checked = !writeStallTimeout.isZero() && !writeStallTimeout.isNegative();
+        // Last, once every field the checker reads is set; the checker's set publishes them safely.
+        this.stallWatch = checked ? WriteStallChecker.SHARED.watch(this, writeStallTimeout) : null;
     }
 
     @Override
@@ -100,92 +121,24 @@ final class TcpComm implements LimitedComm {
                 throw closedError();
             }
             ByteBuffer header = codec.encodeHeader(message);   // a bad field type fails here, before any I/O
+            writeProgress.started();
             try {
-                send(header, message.frames());
+                writer.send(header, message.frames());
             } catch (RuntimeException | Error e) {
                 // e.g. a frame whose arena was closed: part of the message may be out, the stream is lost
                 abort("write failed: " + e);
                 throw e;
+            } finally {
+                writeProgress.finished();
             }
         } catch (IOException e) {
+            // Closed under the blocked write (by abort(), or by the write-stall check): the reason says more than
+            // the channel's "closed". Either way part of the message may be out, so the stream is lost.
+            boolean closedMeanwhile = closed.get();
             abort("write failed: " + e.getMessage());
-            throw TcpErrors.translate(e, "write to " + peer);
+            throw closedMeanwhile ? closedError(e) : TcpErrors.translate(e, "write to " + peer);
         } finally {
             writeLock.unlock();
-        }
-    }
-
-    private void send(ByteBuffer header, List<Frame> frames) throws IOException {
-        out.clear();
-        put(MemorySegment.ofBuffer(header));
-        for (Frame frame : frames) {
-            MemorySegment segment = frame.segment();
-            if (segment.byteSize() <= SMALL_FRAME_BYTES) {
-                put(segment);
-            } else if (segment.isNative()) {
-                sendNative(segment);
-            } else {
-                sendHeap(segment);
-            }
-        }
-        out.flip();
-        writeFully(out);
-    }
-
-    /** Appends to the write buffer, flushing it whenever it fills. */
-    private void put(MemorySegment source) throws IOException {
-        long offset = 0;
-        long size = source.byteSize();
-        while (offset < size) {
-            if (!out.hasRemaining()) {
-                out.flip();
-                writeFully(out);
-                out.clear();
-            }
-            int n = (int) Math.min(out.remaining(), size - offset);
-            MemorySegment.copy(source, offset, outAll, out.position(), n);
-            out.position(out.position() + n);
-            offset += n;
-        }
-    }
-
-    private void sendNative(MemorySegment segment) throws IOException {
-        for (long offset = 0; offset < segment.byteSize(); offset += MAX_SLICE_BYTES) {
-            long n = Math.min(MAX_SLICE_BYTES, segment.byteSize() - offset);
-            sendWithPending(segment.asSlice(offset, n).asByteBuffer());
-        }
-    }
-
-    private void sendHeap(MemorySegment segment) throws IOException {
-        ByteBuffer staging = StagingBuffers.take();
-        try {
-            MemorySegment stagingAll = MemorySegment.ofBuffer(staging);
-            for (long offset = 0; offset < segment.byteSize(); offset += staging.capacity()) {
-                int n = (int) Math.min(staging.capacity(), segment.byteSize() - offset);
-                MemorySegment.copy(segment, offset, stagingAll, 0, n);
-                staging.clear().limit(n);
-                sendWithPending(staging);
-            }
-        } finally {
-            StagingBuffers.give(staging);
-        }
-    }
-
-    /** Writes what the write buffer holds and then {@code data}, in one gathering call when possible. */
-    private void sendWithPending(ByteBuffer data) throws IOException {
-        out.flip();
-        gather[0] = out;
-        gather[1] = data;
-        while (data.hasRemaining()) {
-            channel.write(gather);
-        }
-        gather[1] = null;
-        out.clear();
-    }
-
-    private void writeFully(ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
         }
     }
 
@@ -373,6 +326,17 @@ final class TcpComm implements LimitedComm {
         abort("aborted locally");
     }
 
+    @Override
+    public WriteProgress writeProgress() {
+        return writeProgress;
+    }
+
+    /** From the write-stall check: the reset unblocks the writer, and any reader, with the reason given here. */
+    @Override
+    public void onWriteStalled(Duration timeout) {
+        abort("no write progress to " + peer + " for " + WriteStallChecker.describe(timeout) + ": peer unresponsive");
+    }
+
     private void abort(String reason) {
         if (closed.compareAndSet(false, true)) {
             closeReason = reason;
@@ -392,6 +356,9 @@ final class TcpComm implements LimitedComm {
         if (deadline != null) {
             deadline.cancel(false);
         }
+        if (stallWatch != null) {
+            WriteStallChecker.SHARED.unwatch(stallWatch);
+        }
         try {
             channel.close();
         } catch (IOException ignored) {
@@ -400,7 +367,11 @@ final class TcpComm implements LimitedComm {
     }
 
     private CommClosedException closedError() {
-        return new CommClosedException("tcp comm " + local + " -> " + peer + " is closed (" + closeReason + ")");
+        return closedError(null);
+    }
+
+    private CommClosedException closedError(Throwable cause) {
+        return new CommClosedException("tcp comm " + local + " -> " + peer + " is closed (" + closeReason + ")", cause);
     }
 
     @Override

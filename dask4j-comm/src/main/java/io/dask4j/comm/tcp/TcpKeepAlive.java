@@ -12,9 +12,10 @@ import java.time.Duration;
  * TCP keepalive sized from a dead-peer timeout, the way Dask's {@code set_tcp_timeout} sizes it: ten probes,
  * spaced so that the silence before the first one plus the probes add up to the timeout. A comm waiting for
  * data from a peer that vanished without closing then fails after about that long instead of the kernel's
- * two hours. It does not bound a send to such a peer (unacknowledged data stops keepalive; the kernel's
- * retransmission timeout, about 15 minutes, applies), which Java cannot shorten without TCP_USER_TIMEOUT.
- * Stateless; any thread.
+ * two hours. It does not bound a send to such a peer: unacknowledged data stops keepalive, and the kernel
+ * retransmits for about 15 minutes. Java cannot set the TCP_USER_TIMEOUT that would shorten that, so {@link
+ * WriteStallChecker} bounds the sends that block instead; nothing bounds the wait for an answer to data that
+ * did get into the kernel. Stateless; any thread.
  */
 final class TcpKeepAlive {
     private static final Logger LOG = LoggerFactory.getLogger(TcpKeepAlive.class);

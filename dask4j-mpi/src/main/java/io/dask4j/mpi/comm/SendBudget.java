@@ -5,11 +5,13 @@ package io.dask4j.mpi.comm;
  * the bytes of those that were copied into pooled native memory. A write returns once its message is posted
  * (or queued), so without this bound a writer whose peer does not read would pile up copies and pending MPI
  * requests without end; each request is tested on every engine pass, so a pile of them also slows the
- * progress every other comm of the rank depends on. Frameless messages count too: a writer of small messages
- * to a rank that has paused this one (its inbox over budget) once queued hundreds of thousands of them, and
+ * progress every other comm of the rank depends on: with only the byte budget, a writer of messages of
+ * 2000 small frames to a rank that had paused this one (its inbox over budget) left 32,000 sends pending, and
  * the 2-rank job then took minutes to move what it moves in a second. A write may take its share while both
  * totals stay within {@link #LIMIT_BYTES} and {@link #LIMIT_SENDS}, or when nothing is out, so that a single
- * message of any size always passes. This is the MPI counterpart of a full TCP send buffer.
+ * message of any size always passes. This is the MPI counterpart of a full TCP send buffer, with one gap: a
+ * send of a few KiB completes once MPI has buffered it, so small messages to a paused rank never make the
+ * writer wait (the receiving rank's MPI library holds them).
  *
  * <p>{@link #tryTake} and {@link #fits} from the comm's writer thread; {@link #give} from whichever thread
  * completes the send; the gauges from any thread. Synchronized: the writer and the completing thread rarely

@@ -34,7 +34,8 @@ public final class MpiJobs {
     /**
      * {@link #mpirun(String, int)} on a machine of {@code cores} cores. With a core per rank, Open MPI's vader
      * transport goes without its single-copy mechanism (CMA), as its copy-in/copy-out pipeline moves large
-     * messages faster on small VMs (DESIGN.md §8: 12.1 against 4.6 GB/s at 64 MiB). With more ranks than
+     * messages faster on small VMs (12.1 against 4.6 GB/s at 64 MiB, see the
+     * README's "MPI transport tuning"). With more ranks than
      * cores it keeps CMA: the pipeline needs sender and receiver on a core at the same time, and a rank that
      * waits for a descheduled peer spins in MPI; with CMA the receiver copies alone. Measured on 5 ranks / 2
      * cores, {@code bench seed --layout row-major} (most blocks cross between workers): 0.96-1.09 s a run with

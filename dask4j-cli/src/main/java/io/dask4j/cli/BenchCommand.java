@@ -5,7 +5,10 @@ import io.dask4j.bench.tasks.TasksBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code dask4j bench comm|tasks|seed}: the end-to-end benchmarks (DESIGN.md §8 has the goals). */
+/**
+ * {@code dask4j bench comm|tasks|seed}: the end-to-end benchmarks (their goals: DESIGN.md §8 of the external
+ * design notes, repeated in the README's figures table).
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload.",
         subcommands = {BenchCommCommand.class, TasksBenchCommand.class, SeedBenchCommand.class})

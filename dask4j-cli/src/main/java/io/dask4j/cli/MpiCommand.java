@@ -82,8 +82,10 @@ public final class MpiCommand implements Callable<Integer> {
     boolean noDashboard;
 
     /**
-     * Runs the command on its own (without {@code ./dask4j}'s main), e.g. {@code mpirun -np 4 java
-     * --class-path CP io.dask4j.cli.MpiCommand ...}; repairs Open MPI's rewrite of java arguments first.
+     * Runs the command on its own (without {@code ./dask4j}'s main), e.g. {@code CLASSPATH=CP mpirun -x CLASSPATH
+     * -np 4 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED io.dask4j.cli.MpiCommand ...} (a JDK 25's java;
+     * the class path in {@code CLASSPATH}, since Open MPI's mpirun may rewrite a {@code --class-path}); repairs
+     * Open MPI's rewrite of program arguments first.
      */
     public static void main(String[] args) {
         CommandLine line = new CommandLine(new MpiCommand()).setExecutionExceptionHandler(new ExecutionErrors());

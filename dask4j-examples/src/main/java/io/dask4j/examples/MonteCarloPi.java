@@ -18,9 +18,12 @@ import java.util.stream.IntStream;
  * through the client); the client only fetches the final count.
  *
  * <pre>
- * mpirun -np 5 java --enable-native-access=ALL-UNNAMED --class-path "$(./dask4j classpath):dask4j-examples/target/dask4j-examples-0.1.0-SNAPSHOT.jar" \
- *     io.dask4j.examples.MonteCarloPi [SAMPLES_PER_TASK] [TASKS]
+ * CLASSPATH="$(./dask4j classpath):dask4j-examples/target/dask4j-examples-0.1.0-SNAPSHOT.jar" \
+ *     mpirun -x CLASSPATH -np 5 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+ *     --add-opens java.base/java.lang.invoke=ALL-UNNAMED io.dask4j.examples.MonteCarloPi [SAMPLES_PER_TASK] [TASKS]
  * </pre>
+ * with {@code JAVA_HOME} a JDK 25, and the class path in {@code CLASSPATH}, not {@code --class-path}, which Open
+ * MPI's mpirun can mangle (see dask4j-examples/README.md).
  * Under mpirun, rank 0 is the scheduler, rank 1 runs this main() past {@link MpiCluster#initialize} and
  * the other ranks are workers. Started without an MPI launcher it runs on a local cluster of 3 workers.
  */

@@ -17,8 +17,16 @@ import java.util.Set;
  *     System.out.println(client.submit(() -> 6 * 7).result());
  * }                                                          // main returns: every rank shuts down, exit 0
  * }</pre>
- * Run it with {@code mpirun -np 4 java --enable-native-access=ALL-UNNAMED --class-path CP Main}
- * ({@code --class-path}, not {@code -cp}: Open MPI's mpirun rewrites {@code -cp}).
+ * Run it with the java of a JDK 25 (a plain {@code java} is whichever the PATH finds) and the class path in
+ * {@code CLASSPATH}, as the README does:
+ * <pre>{@code
+ * CLASSPATH="$(./dask4j classpath):app.jar" mpirun -x CLASSPATH -np 4 \
+ *     "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang.invoke=ALL-UNNAMED \
+ *     Main
+ * }</pre>
+ * Not {@code -cp} or {@code --class-path}: Open MPI's mpirun rewrites the argument after any java argument
+ * containing "cp", so a class path through, say, {@code /home/cpaul/} would mangle the main class. MPICH's
+ * ranks inherit {@code CLASSPATH} without {@code -x}.
  *
  * <p><b>Shutdown.</b> When {@code main()} returns (or {@link #shutdown()} is called) the client closes,
  * the scheduler rank tells every rank to stop, all ranks meet in a final barrier, finalize MPI and exit 0.

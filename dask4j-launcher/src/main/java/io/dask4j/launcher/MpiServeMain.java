@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * {@code dask4j mpi} without picocli, for running it directly under mpirun or from tests:
  * <pre>
- * mpirun -np N java --enable-native-access=ALL-UNNAMED --class-path CP io.dask4j.launcher.MpiServeMain
- *     [--scheduler-file F] [--no-scheduler] [--protocol mpi|tcp] [--nthreads T] [--memory-limit M]
- *     [--local-directory D] [--name PREFIX] [--host H] [--scheduler-port P] [--log-dir D]
+ * CLASSPATH=CP mpirun -x CLASSPATH -np N "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED
+ *     io.dask4j.launcher.MpiServeMain [--scheduler-file F] [--no-scheduler] [--protocol mpi|tcp] [--nthreads T]
+ *     [--memory-limit M] [--local-directory D] [--name PREFIX] [--host H] [--scheduler-port P] [--log-dir D]
  * </pre>
  * Rank 0 runs the scheduler (also listening on TCP for outside clients, and writing the scheduler file
  * once it listens), every other rank a worker; with {@code --no-scheduler} every rank is a worker of the

@@ -26,8 +26,9 @@ import picocli.CommandLine.Option;
  * {@code dask4j bench comm}: one-way latency (half a ping-pong round trip, median and p99) and bandwidth
  * (payload bytes over the median one-way time) of the comm layer, for 8 B, 1 KiB, 1 MiB, 16 MiB and 64 MiB
  * messages (one frame each). tcp runs between this JVM and a second one started with the same java
- * binary and class path; inproc runs between two threads of this JVM. Goals (DESIGN.md §8): tcp at most
- * 20 us one-way at 8 B, at least 2 GB/s at 64 MiB.
+ * binary and class path; inproc runs between two threads of this JVM. Goals (DESIGN.md §8,
+ * external design notes; the README's figures table repeats them): tcp at most 20 us one-way at 8 B, at least
+ * 2 GB/s at 64 MiB.
  *
  * <p>Prints a table, or with {@code --json} one JSON object per size: {@code backend, size_bytes,
  * iterations, latency_us_median, latency_us_p99, bandwidth_gbps} (gigabytes, 10^9 bytes, per second).

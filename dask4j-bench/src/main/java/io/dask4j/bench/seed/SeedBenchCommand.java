@@ -21,7 +21,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code dask4j bench seed}: the reference workload of DESIGN.md §7 — persist {@code x = random((n, n))},
+ * {@code dask4j bench seed}: the reference workload (DESIGN.md §7, in the external design notes; the README
+ * has its figures) — persist {@code x = random((n, n))},
  * then time {@code (x + x.T).transpose().sum()} over several runs and print the median, min and max with
  * the sum (text, or with {@code --json} one object per run set: {@code backend, n, chunk, workers, layout,
  * median_s, min_s, max_s, result, aot}). {@code --layout} chooses where x's blocks live ({@link BlockLayout}): by
@@ -40,7 +41,8 @@ import java.util.concurrent.Callable;
  * small-chunk variant is {@code --n 10000 --chunk 500}. Runs on the calling thread.
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Time (x + x.T).transpose().sum() on a persisted random n x n array (DESIGN.md §7).")
+        description = "Time (x + x.T).transpose().sum() on a persisted random n x n array (the seed workload; see"
+                + " README.md, \"Status and figures\").")
 public final class SeedBenchCommand implements Callable<Integer> {
 
     @Option(names = "--backend", defaultValue = "inproc", description = "inproc, tcp or mpi (default: ${DEFAULT-VALUE})")

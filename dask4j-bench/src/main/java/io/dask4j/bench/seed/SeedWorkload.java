@@ -14,10 +14,10 @@ import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The seed workload on any client (DESIGN.md §7): persist {@code x = random((n, n))} with the given block
- * layout, wait for it, then time {@code (x + x.T).transpose().sum()}. Each run builds the expression anew,
- * so its keys are fresh and it really computes (compute releases its keys afterwards; x stays). Runs on
- * the caller's thread.
+ * The seed workload on any client (DESIGN.md §7, external design notes): persist {@code x = random((n, n))}
+ * with the given block layout, wait for it, then time {@code (x + x.T).transpose().sum()}. Each run builds
+ * the expression anew, so its keys are fresh and it really computes (compute releases its keys afterwards; x
+ * stays). Runs on the caller's thread.
  */
 public final class SeedWorkload {
     private final int n;

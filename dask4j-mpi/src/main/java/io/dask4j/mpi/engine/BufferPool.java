@@ -11,9 +11,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reusable off-heap buffers for MPI transfers, in power-of-two size classes from 256 bytes. Fresh memory is
- * slow to touch on small VMs (12-20 us per 4 KiB page, DESIGN.md §8), so buffers are reused; those of 2 MiB
- * and more are mapped with {@code mmap} (untouched, not zero-filled by Java) and advised to use
- * transparent huge pages, which cuts the faults 512-fold when they are first touched.
+ * slow to touch on small VMs (12-20 us per 4 KiB page, DESIGN.md §8 of the external design notes), so buffers
+ * are reused; those of 2 MiB and more are mapped with {@code mmap} (untouched, not zero-filled by Java) and
+ * advised to use transparent huge pages, which cuts the faults 512-fold when they are first touched.
  *
  * <p>All methods are thread-safe. {@link #lend} hands a buffer to code outside the transport (a received
  * frame given to the reader) as a {@link Loan}: a view in an arena of its own plus an explicit give-back

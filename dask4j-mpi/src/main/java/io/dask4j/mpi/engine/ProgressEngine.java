@@ -30,7 +30,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * dask4j-mpi-progress}, which idles with a backoff ({@link EngineOptions}) when a pass finds nothing, or a
  * platform thread that waits for something ({@link #await}: caller-runs, like Aeron's AgentInvoker). A
  * waiter driving progress itself avoids the park/unpark hand-off that costs ~7 us on a small machine
- * (DESIGN.md §5); while callers drive, the engine thread stays parked so that no more threads spin than
+ * (DESIGN.md §5, external design notes); while callers drive,
+ * the engine thread stays parked so that no more threads spin than
  * there are cores. Virtual threads never wait by driving (a native call pins their carrier): they park and
  * are woken by the completion that concerns them. Any writer, virtual threads included, posts its own message
  * when it finds the lock free ({@link #tryPost}: one {@code MPI_Isend} and one {@code MPI_Testsome}, no

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Chooses a worker for each ready task during one round of assignment (DESIGN.md §4): the worker
- * holding the most bytes of the task's inputs, then the least occupied (processing tasks per thread).
- * Tasks without inputs that arrive in bulk are handed out in contiguous blocks sized by each worker's
- * thread count, so that siblings (which later reduce together) land on the same worker, as Dask's
+ * Chooses a worker for each ready task during one round of assignment (DESIGN.md §4, external design notes):
+ * the worker holding the most bytes of the task's inputs, then the least occupied (processing tasks per
+ * thread). Tasks without inputs that arrive in bulk are handed out in contiguous blocks sized by each
+ * worker's thread count, so that siblings (which later reduce together) land on the same worker, as Dask's
  * root-task co-assignment does. Event-loop thread only.
  */
 final class Placement {

@@ -55,7 +55,9 @@ public final class InboxPressureOrderMain {
                 Comm first = accepted.poll(20, TimeUnit.SECONDS);
                 Comm second = accepted.poll(20, TimeUnit.SECONDS);
                 check(first != null && second != null, "both comms were accepted");
+                // Each comm says which it is: their handshakes may end in either order here.
                 boolean firstIsNoise = first.read().op().equals("noise-hello");
+                check(second.read().op().equals(firstIsNoise ? "main-hello" : "noise-hello"), "one comm of each kind");
                 read(firstIsNoise ? second : first, firstIsNoise ? first : second);
             }
             mpi.barrier(Duration.ofSeconds(120));
@@ -71,6 +73,7 @@ public final class InboxPressureOrderMain {
         Comm noise = Comms.connect(Address.mpi(1), options);
         noise.write(Message.of("noise-hello"));
         Comm comm = Comms.connect(Address.mpi(1), options);
+        comm.write(Message.of("main-hello"));
         AtomicBoolean done = new AtomicBoolean();
         Thread noiser = Thread.ofPlatform().start(() -> {
             while (!done.get()) {

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,9 @@ import java.util.Objects;
  * thread.
  */
 public final class MpiJobs {
+
+    /** How long a job that failed waits for signs that it was stopped instead ({@link JobWatchdog#stopped}). */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(1);
 
     private MpiJobs() {
     }
@@ -158,6 +162,9 @@ public final class MpiJobs {
      * {@code timeoutSeconds} even if it hangs with its output open, and when this JVM is stopped (SIGTERM,
      * Ctrl-C, {@code System.exit}), so that no driver JVM or rank outlives the command that started it.
      * Returns null, after saying why on standard error, if the job failed, timed out or printed no result.
+     *
+     * @throws JobStoppedException if the job ended because it or this JVM was stopped (Ctrl-C, SIGTERM): then
+     *     nothing is said, since nothing failed
      */
     public static List<String> run(List<String> command, String prefix, long timeoutSeconds, String what) throws Exception {
         System.err.println("starting: " + describe(command));
@@ -169,7 +176,7 @@ public final class MpiJobs {
             while ((line = lines.readLine()) != null) {
                 if (line.startsWith(prefix)) {
                     results.add(line.substring(prefix.length()));
-                } else {
+                } else if (!watchdog.stopRequested()) {   // after a stop: the ranks' shutdown, no news to the user
                     System.err.println(line);
                 }
             }
@@ -179,6 +186,10 @@ public final class MpiJobs {
             return null;
         }
         if (job.exitValue() != 0 || results.isEmpty()) {
+            JobStoppedException stopped = watchdog.stopped(STOP_GRACE);
+            if (stopped != null) {
+                throw stopped;
+            }
             System.err.println(what + ": the job exited with " + job.exitValue() + (results.isEmpty() ? " and no result" : ""));
             return null;
         }

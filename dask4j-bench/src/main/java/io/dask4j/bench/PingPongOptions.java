@@ -25,7 +25,9 @@ public final class PingPongOptions {
                     + " gets fewer, and no size fewer than 10 (mpi: --min-rounds) (default: ${DEFAULT-VALUE})")
     public int iterations;
 
-    @Option(names = "--sizes", split = ",", description = "message sizes in bytes, 1 to 2147483647 (default: 8,1024,1MiB,16MiB,64MiB)")
+    @Option(names = "--sizes", split = ",", converter = ByteSizes.Converter.class, paramLabel = "SIZE",
+            description = "message sizes, in bytes or with a unit (KiB, MiB, GiB), 1 to 2147483647 bytes"
+                    + " (default: 8,1024,1MiB,16MiB,64MiB)")
     public long[] sizes;
 
     /** The sizes asked for, or {@link #DEFAULT_SIZES}. */

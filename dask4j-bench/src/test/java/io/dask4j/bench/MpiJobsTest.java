@@ -100,24 +100,36 @@ class MpiJobsTest {
         assertThat(MpiJobs.run(List.of("sh", "-c", "echo 'R: partial'; sleep 60"), "R: ", 1, "test")).isNull();
     }
 
+    /** Starts {@link RunJobMain} running a job of a shell and its sleep, and returns once both run. */
+    private static Process commandRunningASleepJob(ProcessBuilder.Redirect output) throws Exception {
+        return commandRunningASleepJob(output, "sleep 300 & wait");
+    }
+
+    /** {@link #commandRunningASleepJob(ProcessBuilder.Redirect)} with the job's shell running {@code script}. */
+    private static Process commandRunningASleepJob(ProcessBuilder.Redirect output, String script) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process command = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                RunJobMain.class.getName(), "sh", "-c", script)
+                .redirectErrorStream(true).redirectOutput(output).start();
+        List<ProcessHandle> job = List.of();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            job = command.descendants().toList();
+            if (job.stream().anyMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(job).as("the job and its sleep started").hasSizeGreaterThanOrEqualTo(2);
+        return command;
+    }
+
     @Test
     @Timeout(60)
     void stoppingTheCommandStopsTheJobItStarted() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process command = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                RunJobMain.class.getName(), "sh", "-c", "sleep 300 & wait")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process command = commandRunningASleepJob(ProcessBuilder.Redirect.DISCARD);
         try {
-            List<ProcessHandle> job = List.of();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                job = command.descendants().toList();
-                if (job.stream().anyMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
-                    break;
-                }
-                Thread.sleep(50);
-            }
-            assertThat(job).as("the job and its sleep started").hasSizeGreaterThanOrEqualTo(2);
+            List<ProcessHandle> job = command.descendants().toList();
             command.destroy();   // SIGTERM, as a batch system or kill(1) sends
             assertThat(command.waitFor(20, TimeUnit.SECONDS)).isTrue();
             for (ProcessHandle p : job) {
@@ -131,6 +143,51 @@ class MpiJobsTest {
             command.descendants().forEach(ProcessHandle::destroyForcibly);
             command.destroyForcibly();
         }
+    }
+
+    /**
+     * A job that ends because its command is being stopped did not fail: the command learns that it was
+     * stopped (so that, say, the demo does not start its tcp fallback during the shutdown), reports no
+     * failure, and passes on none of what the job says as it stops (a client rank's stack trace, say). Before,
+     * it printed the job's last words and "the job exited with 143 and no result", and returned as from a
+     * failure.
+     */
+    @Test
+    @Timeout(60)
+    void aJobEndedByStoppingItsCommandIsReportedAsStoppedNotFailed(@TempDir Path dir) throws Exception {
+        Path output = dir.resolve("command.out");
+        // The words are split in the script, so that the command line the command echoes does not contain them.
+        Process command = commandRunningASleepJob(ProcessBuilder.Redirect.to(output.toFile()),
+                "echo job-says-'hello' >&2; trap \"echo job-says-'goodbye' >&2; exit 1\" TERM; sleep 300 & wait");
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.readString(output).contains("job-says-hello") && System.nanoTime() - deadline < 0) {
+                Thread.sleep(20);
+            }
+            assertThat(Files.readString(output)).as("the job's standard error is passed on").contains("job-says-hello");
+            command.destroy();
+            assertThat(command.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(command.exitValue()).isEqualTo(143);
+            assertThat(Files.readString(output)).contains("OUTCOME stopped 143 by this JVM's shutdown")
+                    .doesNotContain("job-says-goodbye", "the job exited");
+        } finally {
+            command.descendants().forEach(ProcessHandle::destroyForcibly);
+            command.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aJobEndedByAStopSignalIsStoppedNotFailed() {
+        assertThatThrownBy(() -> MpiJobs.run(List.of("sh", "-c", "kill -TERM $$"), "R: ", 20, "test"))
+                .isInstanceOfSatisfying(JobStoppedException.class, e -> {
+                    assertThat(e.exitCode()).isEqualTo(143);
+                    assertThat(e.thisProcessStopping()).isFalse();
+                    assertThat(e).hasMessage("the job was stopped by SIGTERM");
+                });
+        assertThat(JobStoppedException.isStopStatus(130)).isTrue();
+        assertThat(JobStoppedException.isStopStatus(137)).as("SIGKILL: the OOM killer, a failure").isFalse();
+        assertThat(JobStoppedException.isStopStatus(1)).isFalse();
     }
 
     @Test

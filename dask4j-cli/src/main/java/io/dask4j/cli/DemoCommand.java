@@ -1,5 +1,6 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.MpiLaunchers;
 import io.dask4j.bench.OptionChecks;
 import io.dask4j.bench.seed.SeedBenchCommand;
@@ -15,7 +16,9 @@ import picocli.CommandLine.Option;
  * {@code dask4j demo}: the main job a newcomer runs. It computes the reference workload of DESIGN.md §7
  * (external design notes), {@code (x + x.T).transpose().sum()} on a persisted random n x n array, on a real
  * cluster: under {@code mpirun -np 5} (1 scheduler, 1 client, 3 workers talking MPI) when an MPI launcher is
- * installed, otherwise on a local cluster of worker processes over tcp. It says which it used, and why.
+ * installed, otherwise on a local cluster of worker processes over tcp. It says which it used, and why; if the
+ * MPI job fails it runs on tcp instead, but not if it was stopped (Ctrl-C, SIGTERM): then it ends with the
+ * signal's status. Called by picocli on the CLI's main thread.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run a real computation on a local cluster (over MPI when mpirun is found).")
@@ -52,8 +55,9 @@ final class DemoCommand implements Callable<Integer> {
         if (mpi != null) {
             System.out.println("running under " + MpiLaunchers.find(mpi) + " -np 5 (" + mpi + "): rank 0 scheduler, rank 1 client, ranks 2-4 workers, over mpi://");
             int code = runSeed(List.of("--backend", "mpi", "--mpi", mpi), size);
-            if (code == 0) {
-                return 0;
+            // Stopped (Ctrl-C, SIGTERM): whoever stopped it wants the demo to end, not to start again over tcp.
+            if (code == 0 || JobStoppedException.isStopStatus(code)) {
+                return code;
             }
             System.out.println("the MPI job failed (see above); running on a local tcp cluster instead");
         } else {

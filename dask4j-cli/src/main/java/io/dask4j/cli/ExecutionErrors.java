@@ -1,5 +1,6 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.comm.CommException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,7 +14,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * input, a port in use, a peer gone, a file missing) is one line, {@code dask4j <command>: <message>}, with
  * exit code 2 for bad input ({@link IllegalArgumentException}) and 1 for the rest; any other exception is a
  * bug and keeps its stack trace after that line. With {@code DASK4J_LOG_LEVEL} at DEBUG or TRACE every
- * failure shows its stack trace. Called by picocli on the thread that ran the command.
+ * failure shows its stack trace. A job stopped by a signal ({@link JobStoppedException}) is no failure: the
+ * command ends with the signal's status, silently if this JVM is being stopped itself. Called by picocli on
+ * the thread that ran the command.
  */
 final class ExecutionErrors implements CommandLine.IExecutionExceptionHandler {
 
@@ -38,6 +41,15 @@ final class ExecutionErrors implements CommandLine.IExecutionExceptionHandler {
     public int handleExecutionException(Exception e, CommandLine line, CommandLine.ParseResult parsed) {
         CommandSpec spec = line.getCommandSpec();
         PrintWriter err = line.getErr();
+        if (e instanceof JobStoppedException stopped) {
+            // Not a failure: the user stopped this command (then it says nothing while the JVM shuts down), or
+            // someone stopped its job.
+            if (!stopped.thisProcessStopping()) {
+                err.println(spec.qualifiedName() + ": " + stopped.getMessage());
+                err.flush();
+            }
+            return stopped.exitCode();
+        }
         boolean expected = isExpected(e);
         err.println(spec.qualifiedName() + ": " + (expected ? describe(e) : "internal error: " + e));
         if (!expected || stackTraces) {

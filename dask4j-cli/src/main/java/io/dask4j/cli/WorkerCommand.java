@@ -8,7 +8,6 @@ import io.dask4j.runtime.cluster.SchedulerFile;
 import io.dask4j.runtime.cluster.WorkerMain;
 import io.dask4j.runtime.worker.WorkerConfig;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -31,7 +30,7 @@ public final class WorkerCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "ADDRESS", description = "the scheduler's address, e.g. tcp://127.0.0.1:8786")
     String address;
 
-    @Option(names = "--scheduler-file", description = "read the scheduler's address from this JSON file (waits for it)")
+    @Option(names = "--scheduler-file", description = "read the scheduler's address from this JSON file (waits up to 60 s for it)")
     Path schedulerFile;
 
     @Option(names = "--nthreads", defaultValue = "1", description = "task threads (default: ${DEFAULT-VALUE})")
@@ -63,7 +62,9 @@ public final class WorkerCommand implements Callable<Integer> {
         for (String a : listen) {
             listenAddresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
-        Address scheduler = given != null ? given : SchedulerFile.read(schedulerFile, Duration.ofSeconds(60));
+        // A mistyped path would otherwise look like a hang: say what it waits for, and every 30 s that it still does.
+        Address scheduler = given != null ? given : SchedulerFile.read(schedulerFile, WorkerMain.SCHEDULER_FILE_WAIT,
+                line -> System.err.println(spec.qualifiedName() + ": " + line));
         WorkerConfig config = WorkerConfig.connectingTo(scheduler).withThreads(nthreads)
                 .withMemoryLimit(memory).withLocalDirectory(localDirectory).withName(name)
                 .withListenAddresses(listenAddresses)

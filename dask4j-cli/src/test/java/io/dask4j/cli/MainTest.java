@@ -2,6 +2,7 @@ package io.dask4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dask4j.bench.JobStoppedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -118,6 +119,7 @@ class MainTest {
             bench comm --iterations 0                    | --iterations must be at least 1, got 0                  | dask4j bench comm
             bench comm --backend mpi --sizes 8,-5        | --sizes must be at least 1, got -5                      | dask4j bench comm
             bench comm --backend mpi --mpi lam           | unknown --mpi 'lam': expected openmpi or mpich          | dask4j bench comm
+            bench comm --backend inproc --sizes 8,1XB    | Invalid value for option '--sizes' (SIZE): bad size '1XB' | dask4j bench comm
             """)
     void badInputIsRefusedWithItsMessageTheUsageAndExitCode2(String args, String message, String command) {
         Run r = run(args.split(" "));
@@ -183,6 +185,21 @@ class MainTest {
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.firstErrLine()).isEqualTo("dask4j boom: internal error: java.lang.NullPointerException: oops");
         assertThat(r.err()).contains("\tat ");
+    }
+
+    /** Ctrl-C or SIGTERM on a command that runs a job: no failure to report while the JVM shuts down. */
+    @Test
+    void aJobStoppedWithThisCommandEndsSilentlyWithTheStatusOfAStop() {
+        Run r = runFailing(JobStoppedException.byShutdown(), false);
+        assertThat(r.code()).isEqualTo(143);
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void aJobStoppedByASignalOfItsOwnIsOneLineWithThatSignalsStatus() {
+        Run r = runFailing(JobStoppedException.bySignal(130), false);
+        assertThat(r.code()).isEqualTo(130);
+        assertThat(r.err().lines()).containsExactly("dask4j boom: the job was stopped by SIGINT");
     }
 
     @Test

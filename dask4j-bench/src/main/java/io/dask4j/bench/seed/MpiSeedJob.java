@@ -1,6 +1,7 @@
 package io.dask4j.bench.seed;
 
 import io.dask4j.bench.AotCaches;
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.MpiJobs;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
@@ -41,7 +42,15 @@ final class MpiSeedJob {
             }
             throw badOptions;
         }
-        SeedResult result = cmd.runJob(command, caches, ROLES);
+        SeedResult result;
+        try {
+            result = cmd.runJob(command, caches, ROLES);
+        } catch (JobStoppedException stopped) {
+            if (ownLogs) {
+                MpiJobs.deleteLogs(cmd.mpiLogs);   // stopped on purpose: nobody will look for them
+            }
+            throw stopped;
+        }
         if (result == null) {
             System.err.println("seed bench: rank logs in " + cmd.mpiLogs);
         } else if (ownLogs) {

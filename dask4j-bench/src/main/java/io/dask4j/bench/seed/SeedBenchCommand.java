@@ -3,6 +3,7 @@ package io.dask4j.bench.seed;
 import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.bench.AotCaches;
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.bench.MpiJobs;
 import io.dask4j.bench.OptionChecks;
@@ -221,11 +222,18 @@ public final class SeedBenchCommand implements Callable<Integer> {
     /**
      * Runs a job in other processes ({@code command}, whose JVMs of {@code roles} use {@code caches}) and
      * returns the result it printed, labelled with the caches' state; keeps the caches it trained, or drops
-     * its staging files if it failed (then null, after {@link MpiJobs#run} said why).
+     * its staging files if it failed (then null, after {@link MpiJobs#run} said why) or was stopped (then
+     * {@link JobStoppedException}).
      */
     SeedResult runJob(List<String> command, AotCaches caches, List<String> roles) throws Exception {
         String state = aotState(caches, roles);
-        List<String> results = MpiJobs.run(command, SeedResult.LINE_PREFIX, mpiJob.timeoutSeconds, "seed bench");
+        List<String> results;
+        try {
+            results = MpiJobs.run(command, SeedResult.LINE_PREFIX, mpiJob.timeoutSeconds, "seed bench");
+        } catch (JobStoppedException stopped) {
+            caches.discard();
+            throw stopped;
+        }
         if (results == null) {
             caches.discard();
             return null;

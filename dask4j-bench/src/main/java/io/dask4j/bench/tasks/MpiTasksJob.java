@@ -1,5 +1,6 @@
 package io.dask4j.bench.tasks;
 
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.MpiJobs;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
@@ -33,7 +34,13 @@ final class MpiTasksJob {
             MpiJobs.deleteLogs(logs);   // no job ran: nothing to keep
             throw badOptions;
         }
-        List<String> lines = MpiJobs.run(command, RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "tasks bench");
+        List<String> lines;
+        try {
+            lines = MpiJobs.run(command, RESULT_PREFIX, cmd.mpiJob.timeoutSeconds, "tasks bench");
+        } catch (JobStoppedException stopped) {
+            MpiJobs.deleteLogs(logs);   // stopped on purpose: nobody will look for them
+            throw stopped;
+        }
         if (lines == null) {
             System.err.println("tasks bench: rank logs in " + logs);
             return null;

@@ -2,6 +2,7 @@ package io.dask4j.bench.comm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dask4j.bench.PingPongOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -53,6 +54,37 @@ class CommBenchCommandTest {
         assertThat(CommBenchCommand.warmupFor(64L << 20, 16)).isEqualTo(8);
         assertThat(CommBenchCommand.warmupFor(8, 20_000)).isEqualTo(20_000);
         assertThat(CommBenchCommand.warmupFor(1L << 30, 10)).isEqualTo(2);
+    }
+
+    /**
+     * {@code --sizes} takes the notation its help prints for the default (8,1024,1MiB,16MiB,64MiB) and the
+     * tables print (64 KiB); before, {@code --sizes 8,1MiB} failed with "'1MiB' is not a long".
+     */
+    @Test
+    void sizesAreTakenInBytesOrWithUnits() {
+        CommBenchCommand command = new CommBenchCommand();
+        new CommandLine(command).parseArgs("--sizes", "8,1024,64KiB,1MiB,16m,2GiB");
+        assertThat(command.pingPong.sizesOrDefault()).containsExactly(8, 1024, 64 << 10, 1 << 20, 16 << 20, 2L << 30);
+    }
+
+    @Test
+    void theDefaultSizesInTheHelpAreValidSizes() {
+        String help = new CommandLine(new CommBenchCommand()).getUsageMessage();
+        String defaults = help.substring(help.indexOf("(default: 8,") + "(default: ".length());
+        defaults = defaults.substring(0, defaults.indexOf(')'));
+        CommBenchCommand command = new CommBenchCommand();
+        new CommandLine(command).parseArgs("--sizes", defaults);
+        assertThat(command.pingPong.sizesOrDefault()).containsExactly(PingPongOptions.DEFAULT_SIZES);
+    }
+
+    @Test
+    void aSizeInAnUnknownNotationIsRefusedNamingIt() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine line = new CommandLine(new CommBenchCommand());
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        assertThat(line.execute("--backend", "inproc", "--sizes", "8,1XB")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow())
+                .contains("--sizes", "bad size '1XB'", "1MiB");
     }
 
     /**

@@ -34,6 +34,13 @@ class MpiCommBenchCommandTest {
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("2");
     }
 
+    /** The ranks get plain byte counts, whatever notation the sizes were given in. */
+    @Test
+    void sizesWithUnitsReachTheRanksAsBytes() {
+        List<String> line = parse("--sizes", "8,1KiB,2MiB").command();
+        assertThat(line).contains("8,1024,2097152");
+    }
+
     @Test
     void mpichJobsUseTheMpichLauncher() {
         List<String> line = parse("--mpi", "MPICH", "--heap-frames").command();

@@ -36,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The user's entry point to a dask4j cluster, in the style of Dask's futures API.
@@ -80,9 +81,10 @@ public final class Client implements AutoCloseable {
     private final Gatherer gatherer;
     private final Thread reader;
     private volatile AutoCloseable owned;
+    /** Set by {@link #close} before its goodbye to the scheduler: from then on a closed connection is expected. */
     private volatile boolean closed;
     /** Set once the connection to the scheduler is gone while the client is open; later calls fail with it. */
-    private volatile CommClosedException lost;
+    private final AtomicReference<CommClosedException> lost = new AtomicReference<>();
     private volatile Message lastError;
 
     private Client(Comm comm, CommOptions options) {
@@ -91,17 +93,26 @@ public final class Client implements AutoCloseable {
         Message reply = comm.read();
         if (!reply.op().equals(Ops.REGISTERED)) {
             comm.abort();
-            throw new ProtocolException("scheduler refused the client: " + reply.fields());
+            throw refused(comm.peerAddress(), reply);
         }
         this.id = reply.getString("id");
-        this.out = BatchedSend.of(comm, e -> {
-            LOG.warn("client stream to the scheduler failed", e);
-            markLost("sending failed: " + e.getMessage(), e);
-        });
+        this.out = BatchedSend.of(comm, e -> markLost("sending failed: " + e.getMessage(), e));
         this.out.addSource(keys.releases);
         this.pool = new ConnectionPool(options, 4);
         this.gatherer = new Gatherer(pool, background, this::checkConnected);
         this.reader = Thread.ofVirtual().name("client-stream " + id).start(this::readStream);
+    }
+
+    /**
+     * Why {@code peer} did not register this client. A worker, whose address is easily taken for its
+     * scheduler's (both are printed and listen on tcp), answers that it does not know the op: say so.
+     */
+    private static ProtocolException refused(Address peer, Message reply) {
+        Object message = reply.fields().get("message");
+        if (reply.op().equals(Ops.ERROR) && message != null && message.toString().startsWith("unknown op")) {
+            return new ProtocolException(peer + ": not a scheduler (the peer answered: " + message + "); is this a worker's address?");
+        }
+        return new ProtocolException("scheduler " + peer + " refused the client: " + reply.fields());
     }
 
     /** Connects to a scheduler at {@code address} ({@code tcp://host:port}, {@code inproc://name}, ...). */
@@ -418,10 +429,7 @@ public final class Client implements AutoCloseable {
                 }
             }
         } catch (CommException e) {
-            if (!closed) {
-                LOG.warn("client {} lost the scheduler: {}", id, e.getMessage());
-                markLost(e.getMessage(), e);
-            }
+            markLost(e.getMessage(), e);
         } finally {
             markLost("its stream ended", null);
             keys.failPending(closed ? "client " + id + " was closed" : "client " + id + " lost its connection to the scheduler");
@@ -429,21 +437,28 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * Records that the scheduler is gone (once; not after {@link #close}) and fails the requests waiting for
-     * its answers, so that no call waits for a reply that cannot come.
+     * Records that the scheduler is gone, says so in one line, and fails the requests waiting for its answers,
+     * so that no call waits for a reply that cannot come. Only the first report counts (the reader and the
+     * sender may both see the loss), and none after {@link #close}, which ends the connection itself. Called by
+     * the reader and the sender threads.
      */
     private void markLost(String why, Throwable cause) {
-        if (closed || lost != null) {
+        if (closed) {
             return;
         }
         CommClosedException gone = new CommClosedException("client " + id + " lost its connection to the scheduler: " + why, cause);
-        lost = gone;
+        if (!lost.compareAndSet(null, gone)) {
+            return;
+        }
+        // One line: the cause is the connection's, whose stack says nothing the message does not.
+        LOG.warn("client {} lost the scheduler: {}", id, why);
+        LOG.debug("client {} lost the scheduler", id, cause);
         pending.values().forEach(reply -> reply.completeExceptionally(gone));
     }
 
     /** Throws a {@link CommClosedException} if the client lost the scheduler; any thread. */
     private void checkConnected() {
-        CommClosedException gone = lost;
+        CommClosedException gone = lost.get();
         if (gone != null) {
             throw new CommClosedException(gone.getMessage(), gone);
         }
@@ -505,13 +520,16 @@ public final class Client implements AutoCloseable {
     /** Releases every key this client holds, closes the connection (and the cluster it started, if any). */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        try {
-            out.send(Message.of(Ops.CLOSE_CLIENT));
-        } finally {
+        synchronized (this) {   // the lock of send(): every message sent before is queued before the goodbye
+            if (closed) {
+                return;
+            }
+            // Before the goodbye, not after: the scheduler answers it by closing the connection, which the reader
+            // may see before this thread goes on, and must then take for the close it is, not a lost scheduler.
             closed = true;
+        }
+        if (lost.get() == null) {   // else there is nobody to say goodbye to
+            out.send(Message.of(Ops.CLOSE_CLIENT));
         }
         out.close(2000);
         pool.close();

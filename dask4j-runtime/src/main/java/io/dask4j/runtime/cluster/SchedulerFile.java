@@ -15,15 +15,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The scheduler file: JSON naming where a scheduler listens, {@code {"address": "tcp://...",
  * "addresses": [...], "pid": 123, "host": "node1"}}. Written atomically (a temporary file renamed into
  * place) once the scheduler listens, so a reader never sees half a file; deleted when the scheduler
  * closes. A stale file left by a scheduler that died (its pid no longer runs on this host) is ignored
- * while waiting for a fresh one, so workers are not sent to a dead scheduler. Stateless, thread-safe.
+ * while waiting for a fresh one, so workers are not sent to a dead scheduler. A reader that waits says so
+ * (to a {@code progress} sink, such as the worker command's standard error) when it starts waiting and every
+ * {@link #PROGRESS_INTERVAL}, since a mistyped path otherwise looks like a hang. Stateless, thread-safe.
  */
 public final class SchedulerFile {
+    /** How often a reader that waits for the file says that it still waits. */
+    public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SchedulerFile() {
@@ -55,8 +60,20 @@ public final class SchedulerFile {
         return readAll(file, timeout).getFirst();
     }
 
+    /** {@link #read(Path, Duration)}, saying on {@code progress} that it waits, if it does, and every 30 s. */
+    public static Address read(Path file, Duration timeout, Consumer<String> progress) {
+        return readAll(file, timeout, progress, PROGRESS_INTERVAL).getFirst();
+    }
+
+    /** Every address in {@code file}, waiting up to {@code timeout} for the file to appear. */
     public static List<Address> readAll(Path file, Duration timeout) {
+        return readAll(file, timeout, line -> { }, PROGRESS_INTERVAL);
+    }
+
+    /** {@link #readAll(Path, Duration)}, saying on {@code progress} that it waits when it starts to and every {@code interval}. */
+    static List<Address> readAll(Path file, Duration timeout, Consumer<String> progress, Duration interval) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        WaitReport waiting = new WaitReport(file, progress, interval);
         while (true) {
             try {
                 JsonNode node = JSON.readTree(Files.readAllBytes(file));
@@ -72,23 +89,62 @@ public final class SchedulerFile {
                 }
                 if (isStale(node)) {
                     // Left behind by a scheduler that died without cleaning up: wait for a fresh one.
+                    String stale = "scheduler file " + file + " is stale: its scheduler (pid " + node.get("pid").asLong()
+                            + " on this host) is not running";
                     if (System.nanoTime() - deadline >= 0) {
-                        throw new IllegalStateException("scheduler file " + file + " is stale: its scheduler (pid "
-                                + node.get("pid").asLong() + " on this host) is not running");
+                        throw new IllegalStateException(stale);
                     }
+                    waiting.say(stale + "; waiting up to " + seconds(timeout) + " for a fresh one");
                     sleep(file);
                     continue;
                 }
                 return out;
             } catch (NoSuchFileException e) {
                 if (System.nanoTime() - deadline >= 0) {
-                    throw new IllegalStateException("scheduler file " + file + " did not appear within " + timeout);
+                    throw new IllegalStateException("scheduler file " + file + " did not appear within " + seconds(timeout));
                 }
+                waiting.say("waiting up to " + seconds(timeout) + " for scheduler file " + file + " to appear");
                 sleep(file);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read scheduler file " + file, e);
             }
         }
+    }
+
+    /** What one reader says while it waits: why, when it starts, then that it still waits once every interval. */
+    private static final class WaitReport {
+        private final Path file;
+        private final Consumer<String> progress;
+        private final long intervalNs;
+        private final long startNs = System.nanoTime();
+        private long nextNs;
+        private boolean started;
+
+        WaitReport(Path file, Consumer<String> progress, Duration interval) {
+            this.file = file;
+            this.progress = progress;
+            this.intervalNs = interval.toNanos();
+        }
+
+        /** Called on each try that has to wait: says {@code why} on the first, later only when an interval passed. */
+        void say(String why) {
+            long now = System.nanoTime();
+            if (!started) {
+                started = true;
+                progress.accept(why);
+            } else if (now - nextNs >= 0) {
+                progress.accept("still waiting for scheduler file " + file + " (" + seconds(Duration.ofNanos(now - startNs)) + " so far)");
+            } else {
+                return;
+            }
+            nextNs = now + intervalNs;
+        }
+    }
+
+    /** {@code 60 s}, {@code 30 s}; below 10 s with a decimal ({@code 0.3 s}), for short waits. */
+    private static String seconds(Duration d) {
+        long ms = d.toMillis();
+        return ms >= 10_000 ? (ms / 1000) + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
     /** True if the file names a process on this host (same host name) that no longer runs. */

@@ -17,9 +17,13 @@ import java.util.List;
  * java --class-path CP io.dask4j.runtime.cluster.WorkerMain (ADDRESS | --scheduler-file F)
  *      [--nthreads N] [--memory-limit M] [--local-directory D] [--name NAME] [--listen ADDRESS]...
  * </pre>
- * Exits 0 when the scheduler closes or goes away, 2 on bad arguments, 1 if it cannot start.
+ * Exits 0 when the scheduler closes or goes away, 2 on bad arguments, 1 if it cannot start. Waits up to
+ * {@link #SCHEDULER_FILE_WAIT} for a scheduler file, saying so on standard error.
  */
 public final class WorkerMain {
+    /** How long a worker given a scheduler file waits for the scheduler to write it. */
+    public static final Duration SCHEDULER_FILE_WAIT = Duration.ofSeconds(60);
+
     private WorkerMain() {
     }
 
@@ -78,7 +82,8 @@ public final class WorkerMain {
         if ((address == null) == (schedulerFile == null)) {
             throw new IllegalArgumentException("give either a scheduler ADDRESS or --scheduler-file");
         }
-        Address scheduler = address != null ? Address.parse(address) : SchedulerFile.read(schedulerFile, Duration.ofSeconds(60));
+        Address scheduler = address != null ? Address.parse(address) : SchedulerFile.read(schedulerFile, SCHEDULER_FILE_WAIT,
+                line -> System.err.println("dask4j worker: " + line));
         return WorkerConfig.connectingTo(scheduler).withThreads(nthreads).withMemoryLimit(memoryLimit)
                 .withLocalDirectory(dir).withName(name).withListenAddresses(listen)
                 .withOptions(CommOptions.defaults().withIdentity(name.isEmpty() ? "worker" : name));

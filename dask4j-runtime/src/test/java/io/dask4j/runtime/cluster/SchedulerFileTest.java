@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,6 +36,45 @@ class SchedulerFileTest {
     void readingWaitsForTheFileThenGivesUpWithAClearError() {
         assertThatThrownBy(() -> SchedulerFile.read(dir.resolve("absent.json"), Duration.ofMillis(200)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("did not appear");
+    }
+
+    /**
+     * A reader that has to wait says so at once and then at each interval: a worker given a mistyped path
+     * used to wait silently (for a minute), which looked like a hang.
+     */
+    @Test
+    @Timeout(10)
+    void aReaderThatWaitsSaysSoAtOnceAndThenAtEachInterval() {
+        Path file = dir.resolve("absent.json");
+        List<String> said = new CopyOnWriteArrayList<>();
+        assertThatThrownBy(() -> SchedulerFile.readAll(file, Duration.ofMillis(700), said::add, Duration.ofMillis(200)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("scheduler file " + file + " did not appear within 0.7 s");
+        assertThat(said.getFirst()).isEqualTo("waiting up to 0.7 s for scheduler file " + file + " to appear");
+        assertThat(said.subList(1, said.size())).hasSizeBetween(1, 3)
+                .allMatch(line -> line.matches("still waiting for scheduler file .*absent\\.json \\(0\\.[2-9] s so far\\)"));
+    }
+
+    @Test
+    @Timeout(10)
+    void aReaderThatNeedNotWaitSaysNothingAndOneThatWaitsOnceSaysItOnce() throws Exception {
+        Path file = dir.resolve("scheduler.json");
+        List<String> said = new CopyOnWriteArrayList<>();
+        Thread scheduler = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            SchedulerFile.write(file, List.of(Address.parse("tcp://127.0.0.1:8786")));
+        });
+        assertThat(SchedulerFile.read(file, Duration.ofSeconds(5), said::add)).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));
+        scheduler.join();
+        assertThat(said).containsExactly("waiting up to 5.0 s for scheduler file " + file + " to appear");
+
+        said.clear();
+        SchedulerFile.read(file, Duration.ofSeconds(5), said::add);
+        assertThat(said).isEmpty();
     }
 
     @Test

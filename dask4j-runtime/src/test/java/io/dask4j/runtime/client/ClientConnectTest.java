@@ -1,0 +1,33 @@
+package io.dask4j.runtime.client;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.ProtocolException;
+import io.dask4j.runtime.scheduler.Scheduler;
+import io.dask4j.runtime.scheduler.SchedulerConfig;
+import io.dask4j.runtime.worker.Worker;
+import io.dask4j.runtime.worker.WorkerConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** What a client says when the address it was given is not a scheduler's. */
+@Timeout(30)
+class ClientConnectTest {
+
+    /** Before, it said "scheduler refused the client: {message=unknown op 'register-client'}". */
+    @Test
+    void aWorkersAddressIsNamedAsNotASchedulerAndTakenForAWorkers() {
+        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.tcp("127.0.0.1", 0)));
+             Worker worker = Worker.start(WorkerConfig.connectingTo(scheduler.address())
+                     .withListenAddresses(List.of(Address.tcp("127.0.0.1", 0))))) {
+            Address workerAddress = worker.addresses().getFirst();
+            assertThatThrownBy(() -> Client.connect(workerAddress, CommOptions.defaults()))
+                    .isInstanceOf(ProtocolException.class)
+                    .hasMessage(workerAddress + ": not a scheduler (the peer answered: unknown op 'register-client'); "
+                            + "is this a worker's address?");
+        }
+    }
+}

@@ -1,5 +1,8 @@
 package io.dask4j.mpi.comm;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * Send-side back-pressure of one comm: the MPI sends its writes posted that MPI has not completed yet, and
  * the bytes of those that were copied into pooled native memory. A write returns once its message is posted
@@ -14,9 +17,11 @@ package io.dask4j.mpi.comm;
  * send of a few KiB completes once MPI has buffered it, so small messages to a paused rank never make the
  * writer wait (the receiving rank's MPI library holds them).
  *
- * <p>{@link #tryTake} and {@link #fits} from the comm's writer thread; {@link #give} from whichever thread
- * completes the send; the gauges from any thread. Synchronized: the writer and the completing thread rarely
- * meet, and the two totals must move together.
+ * <p>{@link #tryTake} and {@link #fits} from the comm's writer thread (one at a time, as a comm's writes are:
+ * the check and the take need no lock then, since other threads only give back); {@link #give} from whichever
+ * thread completes the send; the gauges from any thread. Lock-free on purpose: a waiting writer that drives
+ * progress polls {@link #fits} in a spin loop, and on a monitor it starved the engine's completions, which
+ * give back under the same monitor (a 2-rank flood stalled for a minute).
  */
 final class SendBudget {
 
@@ -27,8 +32,8 @@ final class SendBudget {
 
     private final long limitBytes;
     private final int limitSends;
-    private long bytes;
-    private int sends;
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicInteger sends = new AtomicInteger();
 
     SendBudget() {
         this(LIMIT_BYTES, LIMIT_SENDS);
@@ -40,31 +45,36 @@ final class SendBudget {
     }
 
     /** Takes a message's share if it fits (or nothing is out); false if the writer must wait for completions. */
-    synchronized boolean tryTake(long copiedBytes, int mpiSends) {
+    boolean tryTake(long copiedBytes, int mpiSends) {
         if (!fits(copiedBytes, mpiSends)) {
             return false;
         }
-        bytes += copiedBytes;
-        sends += mpiSends;
+        // Only gives can have happened since fits() (this is the one taker), and they leave more room.
+        bytes.addAndGet(copiedBytes);
+        sends.addAndGet(mpiSends);
         return true;
     }
 
-    /** Whether a message of this share would be taken now (a hint for waiting; {@link #tryTake} decides). */
-    synchronized boolean fits(long copiedBytes, int mpiSends) {
-        return (bytes == 0 && sends == 0) || (bytes + copiedBytes <= limitBytes && sends + mpiSends <= limitSends);
+    /** Whether a message of this share would be taken now. */
+    boolean fits(long copiedBytes, int mpiSends) {
+        long outBytes = bytes.get();
+        int outSends = sends.get();
+        return (outBytes == 0 && outSends == 0) || (outBytes + copiedBytes <= limitBytes && outSends + mpiSends <= limitSends);
     }
 
     /** Gives back the share of a finished (or abandoned) message. */
-    synchronized void give(long copiedBytes, int mpiSends) {
-        bytes -= copiedBytes;
-        sends -= mpiSends;
+    void give(long copiedBytes, int mpiSends) {
+        if (copiedBytes != 0) {
+            bytes.addAndGet(-copiedBytes);
+        }
+        sends.addAndGet(-mpiSends);
     }
 
-    synchronized long outstandingBytes() {
-        return bytes;
+    long outstandingBytes() {
+        return bytes.get();
     }
 
-    synchronized int outstandingSends() {
-        return sends;
+    int outstandingSends() {
+        return sends.get();
     }
 }

@@ -24,9 +24,9 @@ class MpiSendSideJobsTest {
     }
 
     /**
-     * The same job under Open MPI, only when {@code DASK4J_MPI_STRESS=1}: there it stalled in 1 of 36 runs with
-     * Open MPI's default shared-memory path (CMA), and in every run with {@code btl_vader_single_copy_mechanism
-     * none}, which MpiJob picks otherwise (README, Known gaps); kept out of CI until that is understood.
+     * The same job under Open MPI, only when {@code DASK4J_MPI_STRESS=1}: it stalled in every run with {@code
+     * btl_vader_single_copy_mechanism none}, which MpiJob picks otherwise, and twice in about 70 runs with the
+     * default (CMA) before the send budget went lock-free (README, Known gaps); out of CI until that is understood.
      */
     @Test
     @EnabledIfEnvironmentVariable(named = "DASK4J_MPI_STRESS", matches = "1")

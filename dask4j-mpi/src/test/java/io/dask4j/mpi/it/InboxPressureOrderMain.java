@@ -6,7 +6,6 @@ import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Frame;
-import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
@@ -14,8 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,11 +41,7 @@ public final class InboxPressureOrderMain {
         System.setProperty("dask4j.mpi.inboxMiB", "1");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = RankJob.options(rank);
-        BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
-        RankJob.run(mpi, () -> {
-            Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);
-            mpi.barrier();
+        RankJob.listening(mpi, (options, accepted) -> {
             if (rank == 0) {
                 write(options);
             } else {
@@ -61,7 +54,6 @@ public final class InboxPressureOrderMain {
                 read(firstIsNoise ? second : first, firstIsNoise ? first : second);
             }
             mpi.barrier(Duration.ofSeconds(120));
-            listener.stop();
         });
     }
 

@@ -3,15 +3,11 @@ package io.dask4j.mpi.it;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
-import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
-import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -31,11 +27,7 @@ public final class InterruptMain {
     public static void main(String[] args) throws Exception {
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = RankJob.options(rank);
-        BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
-        RankJob.run(mpi, () -> {
-            Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);
-            mpi.barrier();
+        RankJob.listening(mpi, (options, accepted) -> {
             if (rank == 0) {
                 Comm comm = accepted.poll(20, TimeUnit.SECONDS);
                 check(comm != null, "rank 1's comm was accepted");
@@ -50,7 +42,6 @@ public final class InterruptMain {
                 comm.close();
             }
             mpi.barrier();
-            listener.stop();
         });
     }
 

@@ -1,10 +1,16 @@
 package io.dask4j.mpi.it;
 
+import io.dask4j.comm.Address;
+import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Comms;
+import io.dask4j.comm.Listener;
 import io.dask4j.mpi.MpiRuntime;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The frame of a test program that runs in every rank of an mpirun job: runs the rank's checks, prints
@@ -18,7 +24,29 @@ final class RankJob {
         void run() throws Exception;
     }
 
+    /** What one rank does with its listener running: {@code accepted} gets the comms peers open to it. */
+    interface ListeningBody {
+        void run(CommOptions options, BlockingQueue<Comm> accepted) throws Exception;
+    }
+
     private RankJob() {
+    }
+
+    /**
+     * {@link #run} with a listener at {@code mpi://rank}: every rank listens, meets the others at a barrier (so
+     * that every listener is up before anyone connects), runs {@code body}, then stops listening. The body ends
+     * with whatever barrier its ranks need before the listeners go.
+     */
+    static void listening(MpiRuntime mpi, ListeningBody body) {
+        int rank = mpi.rank();
+        CommOptions options = options(rank);
+        BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
+        run(mpi, () -> {
+            Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);
+            mpi.barrier();
+            body.run(options, accepted);
+            listener.stop();
+        });
     }
 
     static void run(MpiRuntime mpi, Body body) {

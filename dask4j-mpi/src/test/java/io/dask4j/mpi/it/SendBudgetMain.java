@@ -6,7 +6,6 @@ import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Frame;
-import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
@@ -15,7 +14,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -57,18 +55,13 @@ public final class SendBudgetMain {
         }
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
-        CommOptions options = RankJob.options(rank);
-        BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
-        RankJob.run(mpi, () -> {
-            Listener listener = Comms.listen(Address.mpi(rank), options, accepted::add);
-            mpi.barrier();
+        RankJob.listening(mpi, (options, accepted) -> {
             if (rank == 0) {
                 flood(mpi, options);
             } else {
                 drainLater(mpi, accepted);
             }
             mpi.barrier();
-            listener.stop();
         });
     }
 

@@ -18,15 +18,15 @@ import java.util.Objects;
  * @param deadPeerTimeout how soon a tcp comm to a peer that went silent without closing (a host that lost
  *     power, a cut cable) fails. While the comm waits for data, TCP keepalive probes start after a quarter or so
  *     of it and the comm fails when ten go unanswered, as Dask's {@code distributed.comm.timeouts.tcp} (30 s)
- *     sets them (Linux caps each spacing at 32767 s). While it writes, a write that gets no byte into the kernel
- *     for this long aborts the comm, as Dask's {@code TCP_USER_TIMEOUT} would: the writer, and any reader, get a
- *     {@link CommClosedException} naming the peer and the timeout. A live peer that stops reading until the socket
- *     buffers are full counts as silent too; a slow one keeps a large frame going as long as it takes 4 MiB of it
- *     per timeout. Not bounded: a comm that wrote to the peer after it froze, in less than the socket buffers hold,
- *     and then waits for its answer. The kernel sends no keepalive probes while sent data is unacknowledged, so
- *     only its retransmission timeout (about 15 minutes on Linux) ends that wait. At least 11 s; {@link
- *     Duration#ZERO} leaves the operating system's keepalive settings (Linux: two hours before the first probe)
- *     and turns the write check off. The backends that do not use TCP ignore it.
+ *     sets them (Linux caps each spacing at 32767 s). Data sent but left unacknowledged this long makes the kernel
+ *     drop the connection ({@code TCP_USER_TIMEOUT}, as Dask sets it; on Linux, with native access enabled), so a
+ *     comm that wrote a request to a host that then froze fails this long after, instead of after the kernel's
+ *     retransmission timeout of about 15 minutes. And a write that gets no byte into the kernel for this long
+ *     aborts the comm: the writer, and any reader, get a {@link CommClosedException} naming the peer and the
+ *     timeout. A live peer that stops reading until the socket buffers are full counts as silent too; a slow one
+ *     keeps a large frame going as long as it takes 4 MiB of it per timeout. At least 11 s; {@link Duration#ZERO}
+ *     leaves the operating system's keepalive settings (Linux: two hours before the first probe) and its
+ *     retransmission timeout, and turns the write check off. The backends that do not use TCP ignore it.
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,
                           long maxMessageBytes, Duration deadPeerTimeout) {

@@ -37,9 +37,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * aborts the comm (see {@link WriteStallChecker}): the writer, and any reader, fail with a {@link
  * CommClosedException} saying "no write progress to <i>peer</i> for <i>timeout</i>: peer unresponsive", instead of
  * waiting about 15 minutes for the kernel to give up on a host that froze. A live peer that simply stops reading
- * until the socket buffers are full is treated the same way, as Dask's {@code TCP_USER_TIMEOUT} treats it. Progress
- * is counted per slice of {@link TcpWriter#WRITE_SLICE_BYTES}, so a slow but live link keeps a large frame going
- * as long as it moves a slice within the timeout. A zero timeout turns the check off.
+ * until the socket buffers are full is treated the same way. Progress is counted per slice of {@link
+ * TcpWriter#WRITE_SLICE_BYTES}, so a slow but live link keeps a large frame going as long as it moves a slice
+ * within the timeout. A zero timeout turns the check off. Bytes that did get into the kernel are bounded by the
+ * same timeout through {@code TCP_USER_TIMEOUT} ({@link TcpUserTimeout}): a comm that sent a request to a host
+ * that then froze, and waits for the answer, fails with a {@link CommClosedException} once the request has gone
+ * unacknowledged that long.
  *
  * <p><b>Reading.</b> Small messages are read in one system call into a reused buffer and copied out;
  * each frame lands in a fresh, exactly sized array of its kind (see {@link WireCodec#allocateFrame}), so
@@ -102,6 +105,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         channel.configureBlocking(true);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         TcpKeepAlive.apply(channel, options.deadPeerTimeout());
+        TcpUserTimeout.apply(channel, options.deadPeerTimeout());
         boolean checked = !writeStallTimeout.isZero() && !writeStallTimeout.isNegative();
         // Last, once every field the checker reads is set; the checker's set publishes them safely.
         this.stallWatch = checked ? WriteStallChecker.SHARED.watch(this, writeStallTimeout) : null;

@@ -13,9 +13,8 @@ import java.time.Duration;
  * spaced so that the silence before the first one plus the probes add up to the timeout. A comm waiting for
  * data from a peer that vanished without closing then fails after about that long instead of the kernel's
  * two hours. It does not bound a send to such a peer: unacknowledged data stops keepalive, and the kernel
- * retransmits for about 15 minutes. Java cannot set the TCP_USER_TIMEOUT that would shorten that, so {@link
- * WriteStallChecker} bounds the sends that block instead; nothing bounds the wait for an answer to data that
- * did get into the kernel. Stateless; any thread.
+ * retransmits for about 15 minutes; {@link TcpUserTimeout} bounds that, and {@link WriteStallChecker} the sends
+ * that block. Stateless; any thread.
  */
 final class TcpKeepAlive {
     private static final Logger LOG = LoggerFactory.getLogger(TcpKeepAlive.class);

@@ -10,10 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Aborts tcp comms whose write has gone without progress for their timeout: our userland stand-in for the
- * {@code TCP_USER_TIMEOUT} that Dask sets and Java cannot. Without it a write to a host that froze (no FIN, no
- * reset) blocks until the kernel gives up retransmitting, about 15 minutes on Linux, since keepalive is suspended
- * while sent data is unacknowledged.
+ * Aborts tcp comms whose write has gone without progress for their timeout. Without it a write to a host that
+ * froze (no FIN, no reset) blocks until the kernel gives up retransmitting, about 15 minutes on Linux, since
+ * keepalive is suspended while sent data is unacknowledged, wherever {@link TcpUserTimeout} could not set
+ * {@code TCP_USER_TIMEOUT} (not Linux, no native access); and a live peer that stops reading, whose kernel keeps
+ * acknowledging window probes, would block it for ever.
  *
  * <p>{@link #SHARED} serves every comm of the process: it checks all its comms once every {@link #CHECK_PERIOD_MS}
  * on the {@link TcpTimer}'s daemon thread, and schedules nothing while it watches none. A stalled comm is aborted

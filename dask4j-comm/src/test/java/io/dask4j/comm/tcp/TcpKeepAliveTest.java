@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
-import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import jdk.net.ExtendedSocketOptions;
@@ -40,9 +38,9 @@ class TcpKeepAliveTest {
     @Test
     void bothEndsOfACommGetTheProbesOfTheirOptions() throws Exception {
         CommOptions options = CommOptions.defaults().withDeadPeerTimeout(Duration.ofSeconds(60));
-        try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             SocketChannel dialled = SocketChannel.open(server.getLocalAddress());
-             SocketChannel accepted = server.accept()) {
+        try (LoopbackConnection connection = LoopbackConnection.open()) {
+            SocketChannel dialled = connection.dialled();
+            SocketChannel accepted = connection.accepted();
             for (SocketChannel end : new SocketChannel[] {dialled, accepted}) {
                 new TcpComm(end, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2), options);
                 assertThat(end.getOption(StandardSocketOptions.SO_KEEPALIVE)).isTrue();
@@ -55,9 +53,8 @@ class TcpKeepAliveTest {
 
     @Test
     void aTimeoutOfAWeekStillGivesAWorkingComm() throws Exception {
-        try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             SocketChannel dialled = SocketChannel.open(server.getLocalAddress());
-             SocketChannel accepted = server.accept()) {
+        try (LoopbackConnection connection = LoopbackConnection.open()) {
+            SocketChannel accepted = connection.accepted();
             new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2),
                     CommOptions.defaults().withDeadPeerTimeout(Duration.ofDays(7)));
             assertThat(accepted.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(TcpKeepAlive.MAX_SECONDS);
@@ -66,9 +63,8 @@ class TcpKeepAliveTest {
 
     @Test
     void zeroLeavesTheSystemsKeepaliveSettings() throws Exception {
-        try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             SocketChannel dialled = SocketChannel.open(server.getLocalAddress());
-             SocketChannel accepted = server.accept()) {
+        try (LoopbackConnection connection = LoopbackConnection.open()) {
+            SocketChannel accepted = connection.accepted();
             int systemIdle = accepted.getOption(ExtendedSocketOptions.TCP_KEEPIDLE);
             new TcpComm(accepted, Address.tcp("127.0.0.1", 1), Address.tcp("127.0.0.1", 2),
                     CommOptions.defaults().withDeadPeerTimeout(Duration.ZERO));

@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
  * user's main thread), and when that thread ends, or {@link #shutdown} is called, shuts the cluster down:
  * closes the client, sends CLIENT_DONE to the scheduler rank, waits for its SHUTDOWN, stops this rank's
  * worker if it has one, meets the other ranks in the final barrier and finalizes MPI. If the main thread
- * ended with an exception, it is printed once (here, on the client rank only) and the process exits 1.
+ * ended with an exception, it is printed once (here, on the client rank only) and the process exits 1; if a
+ * signal stopped the rank (mpirun stops every rank that way when one dies), closing the client under the
+ * program, one line says so instead.
  *
  * <p>A non-daemon watcher thread makes the process wait for the shutdown even if the user left other
  * non-daemon threads running (no rank outlives the client) and then exits with the client's code. An MPI
@@ -25,6 +27,8 @@ final class ClientRank {
 
     private final ClusterRank rank;
     private volatile Throwable failure;
+    /** The signal that is stopping this rank ({@code "SIGTERM"}), once the exit task has seen one. */
+    private volatile String stoppedBy;
     private boolean done;
 
     ClientRank(ClusterRank rank) {
@@ -40,6 +44,14 @@ final class ClientRank {
         Thread.UncaughtExceptionHandler previous = main.getUncaughtExceptionHandler();
         main.setUncaughtExceptionHandler((thread, error) -> {
             failure = error;
+            String signal = stoppedBy;
+            if (signal != null) {
+                // The program did not fail: the signal closed its client under it, and this is the consequence.
+                System.err.println("dask4j: the client program on rank " + rank.rank + " was stopped by " + signal
+                        + " (it ended with " + error + ")");
+                LOG.info("the client program ended after {}", signal, error);
+                return;
+            }
             System.err.println("dask4j: the client program failed on rank " + rank.rank + ":");
             error.printStackTrace();
             // Printed above once; the file gets it at INFO so that the console does not show it twice.
@@ -105,7 +117,13 @@ final class ClientRank {
             }
             done = true;
         }
-        LOG.warn("the client program exited without returning from main; telling the scheduler rank");
+        stoppedBy = ExitSignal.current().orElse(null);
+        if (stoppedBy != null) {
+            // mpirun stops every rank this way when one of them dies; its own message names the rank that did.
+            LOG.warn("rank {} stopped by {}; closing the client and telling the scheduler rank", rank.rank, stoppedBy);
+        } else {
+            LOG.warn("the client program exited without returning from main; telling the scheduler rank");
+        }
         closeClient();
         try {
             rank.control.send(rank.layout.schedulerRank(), ControlChannel.TAG_CLIENT_DONE, ControlChannel.CLIENT_EXITED)

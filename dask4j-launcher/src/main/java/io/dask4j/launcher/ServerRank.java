@@ -204,7 +204,8 @@ final class ServerRank {
             return;
         }
         stopping = true;
-        LOG.warn("rank {} terminated by a signal; stopping its {}", rank.rank, rank.layout.label(rank.rank));
+        LOG.warn("rank {} stopped by {}; stopping its {}", rank.rank, ExitSignal.current().orElse("a signal"),
+                rank.layout.label(rank.rank));
         try {
             stopRoles();
         } catch (RuntimeException e) {

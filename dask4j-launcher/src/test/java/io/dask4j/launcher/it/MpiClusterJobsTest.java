@@ -133,6 +133,28 @@ class MpiClusterJobsTest {
         assertThat(LauncherJob.survivors(dir.resolve("logs"), 4)).isEmpty();
     }
 
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aClientWaitingOnATaskWhenAWorkerRankDiesIsNotReportedAsFailing(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        LauncherJob job = LauncherJob.start(impl, 4, dir, RolesMain.class, "wait-on-task", "mpi", "logs");
+        assertThat(job.awaitText(job.output, "WAITING", JOB_SECONDS)).as(job.output()).isTrue();
+        ProcessHandle.of(LauncherJob.pidOf(dir.resolve("logs/rank-3.log"))).orElseThrow().destroyForcibly();
+
+        Result r = job.await(60);
+        assertThat(r.exitCode()).as(r.output()).isNotIn(0, -999);
+        // The launcher stops the other ranks, which closes the client under the waiting program: that is not the
+        // program's failure, and the client rank must not say it is (the launcher's own lines name rank 3).
+        assertThat(r.output()).as(r.output()).doesNotContain("the client program failed")
+                .doesNotContain("exited without returning from main");
+        if (impl == Impl.OPENMPI) {   // its mpirun stops the other ranks with SIGTERM (MPICH's kills them)
+            assertThat(r.output()).as(r.output()).contains("rank 1 stopped by SIGTERM")
+                    .contains("the client program on rank 1 was stopped by SIGTERM")
+                    .contains("rank 0 stopped by SIGTERM; stopping its scheduler");
+        }
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 4)).isEmpty();
+    }
+
     /** dask4j mpi: stale file replaced, an outside TCP client computes on MPI workers, SIGTERM ends it all. */
     @ParameterizedTest
     @EnumSource(Impl.class)

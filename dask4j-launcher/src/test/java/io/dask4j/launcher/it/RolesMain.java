@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
  * computes squares on the workers, prints {@code RESULT <sum>} and {@code TASK RANKS [<ranks that ran
  * tasks>]} from the client rank, then: {@code ok} returns from main, {@code throw} throws, {@code
  * execute} uses {@link MpiCluster#execute}, {@code shared} puts workers on the scheduler and client ranks too, {@code exit} calls System.exit(3), {@code wait} prints {@code WAITING} and sleeps (for a test
- * that kills a worker rank).
+ * that kills a worker rank), {@code wait-on-task} prints {@code WAITING} and waits for a task that sleeps.
  */
 public final class RolesMain {
     private RolesMain() {
@@ -46,6 +46,14 @@ public final class RolesMain {
             case "wait" -> {
                 System.out.println("WAITING");
                 Thread.sleep(120_000);
+            }
+            case "wait-on-task" -> {
+                DaskFuture<Integer> slow = client.submit(() -> {
+                    java.util.concurrent.locks.LockSupport.parkNanos(120_000_000_000L);
+                    return 0;
+                });
+                System.out.println("WAITING");
+                slow.result();
             }
             default -> { }
         }

@@ -19,7 +19,7 @@ import java.util.Objects;
 public final class MpiJobs {
 
     /** How long a job that failed waits for signs that it was stopped instead ({@link JobWatchdog#stopped}). */
-    private static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    public static final Duration STOP_GRACE = Duration.ofSeconds(1);
 
     private MpiJobs() {
     }

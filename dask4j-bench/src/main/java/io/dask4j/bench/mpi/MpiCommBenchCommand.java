@@ -1,5 +1,6 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.JobWatchdog;
 import io.dask4j.bench.MpiJobs;
 import io.dask4j.bench.OptionChecks;
@@ -91,6 +92,8 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     /**
      * Runs {@code command} (the mpirun job), forwarding its results as they come, and returns its exit code,
      * or 1 if it ran past {@code --timeout}: then it is killed, whether or not it still holds its output open.
+     *
+     * @throws JobStoppedException if the job ended because it or this JVM was stopped (Ctrl-C, SIGTERM)
      */
     int runJob(List<String> command) throws Exception {
         JobWatchdog watchdog = JobWatchdog.start(command, timeoutSeconds);
@@ -111,7 +114,7 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
                     }
                 } else if (line.startsWith("IDLE ")) {
                     out.println(pingPong.json ? line.substring(5) : "idle " + line.substring(5));
-                } else {
+                } else if (!watchdog.stopRequested()) {   // after a stop: the ranks' shutdown, no news to the user
                     System.err.println(line);
                 }
                 out.flush();
@@ -120,6 +123,13 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
         if (watchdog.awaitJob()) {
             System.err.println("mpi bench: the job did not finish within " + timeoutSeconds + " s and was killed");
             return 1;
+        }
+        if (job.exitValue() != 0) {
+            // Ctrl-C or SIGTERM, to this command or to its job, is no failure (mpirun itself exits with a plain 1).
+            JobStoppedException stopped = watchdog.stopped(MpiJobs.STOP_GRACE);
+            if (stopped != null) {
+                throw stopped;
+            }
         }
         return job.exitValue();
     }

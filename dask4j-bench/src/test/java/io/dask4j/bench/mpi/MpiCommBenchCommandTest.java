@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.MpiJobs;
 import picocli.CommandLine;
 
@@ -103,5 +104,19 @@ class MpiCommBenchCommandTest {
         int code = command.runJob(List.of("sh", "-c", "echo 'ROW measured before the hang'; sleep 120 & wait"));
         assertThat(code).isEqualTo(1);
         assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("measured before the hang");
+    }
+
+    /** A job ended by a stop signal ends the command as stopped, as the seed bench's jobs do, not as a failure. */
+    @Test
+    @Timeout(30)
+    void aJobEndedByAStopSignalIsStoppedNotFailed() {
+        MpiCommBenchCommand command = new MpiCommBenchCommand(new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+        new CommandLine(command).parseArgs("--timeout", "20");
+        assertThatThrownBy(() -> command.runJob(List.of("sh", "-c", "kill -TERM $$")))
+                .isInstanceOfSatisfying(JobStoppedException.class, e -> {
+                    assertThat(e.exitCode()).isEqualTo(143);
+                    assertThat(e).hasMessage("the job was stopped by SIGTERM");
+                });
     }
 }

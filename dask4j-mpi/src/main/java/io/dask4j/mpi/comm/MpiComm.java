@@ -25,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * writer's thread when the engine's lock is free ({@link ProgressEngine#tryPost}), else queues it for the engine.
  *
  * <p><b>Waiting writers.</b> A write that copies its frames returns once they are copied, unless the comm's
- * sends or copies still in flight exceed its {@link SendBudget}: then it waits for sends to complete first. A write
+ * sends or copies still in flight exceed its {@link SendBudget}, or the sends of this rank to the peer rank exceed
+ * their {@link PeerSendOrder} window: then it waits for sends to complete first. A write
  * sent from the caller's native memory returns once MPI is done reading it.
  *
  * <p><b>Interrupts.</b> A reader, or a writer waiting for the send budget, that is interrupted gets a {@link
@@ -163,6 +164,7 @@ final class MpiComm implements Comm {
             }
         } catch (RuntimeException | Error e) {
             sendBudget.give(copied, sends);
+            transport.sendOrder(peerRank).give(sends);
             throw e;
         }
         out.budget(copied, sends);
@@ -191,14 +193,17 @@ final class MpiComm implements Comm {
      * Before anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
      */
     private void takeBudget(long bytes, int sends) {
-        if (sendBudget.tryTake(bytes, sends)) {
+        PeerSendOrder order = transport.sendOrder(peerRank);
+        if (tryTakeBoth(order, bytes, sends)) {
             return;
         }
         Thread me = Thread.currentThread();
         writer = me;
+        order.waiting(me);
         try {
-            // Completions (onSendDone) wake us; awaitSends keeps the engine polling the sends meanwhile.
-            while (!sendBudget.tryTake(bytes, sends)) {
+            // Completions (onSendDone, and the peer's drain for the send window) wake us; awaitSends keeps the
+            // engine polling the sends meanwhile.
+            while (!tryTakeBoth(order, bytes, sends)) {
                 if (state != OPEN) {
                     throw closed();
                 }
@@ -209,11 +214,25 @@ final class MpiComm implements Comm {
                 if (transport.engine().failure() != null) {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
-                transport.engine().awaitSends(() -> state != OPEN || sendBudget.fits(bytes, sends), WAIT_SLICE_NANOS);
+                transport.engine().awaitSends(
+                        () -> state != OPEN || (sendBudget.fits(bytes, sends) && order.fits(sends)), WAIT_SLICE_NANOS);
             }
         } finally {
             writer = null;
+            order.done(me);
         }
+    }
+
+    /** Takes this comm's send budget and the peer's send window together, or neither. */
+    private boolean tryTakeBoth(PeerSendOrder order, long bytes, int sends) {
+        if (!sendBudget.tryTake(bytes, sends)) {
+            return false;
+        }
+        if (order.tryTake(sends)) {
+            return true;
+        }
+        sendBudget.give(bytes, sends);
+        return false;
     }
 
     /**
@@ -374,6 +393,7 @@ final class MpiComm implements Comm {
 
     void onSendDone(OutgoingMessage message) {
         sendBudget.give(message.budgetBytes(), message.budgetSends());
+        transport.sendOrder(peerRank).give(message.budgetSends());
         wake(writer);
         if (unsentMessages.decrementAndGet() == 0) {
             wake(waiter);

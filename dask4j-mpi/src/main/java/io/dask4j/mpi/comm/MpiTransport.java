@@ -51,6 +51,8 @@ public final class MpiTransport implements InboundRouter {
     private final ConcurrentHashMap<Integer, MpiListener> listeners = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger(1);
     private final InboundDemux demux;
+    /** Per peer rank, shared by every comm to it (see {@link PeerSendOrder}). */
+    private final PeerSendOrder[] sendOrders;
     private volatile MessageEncoder encoder;
     private volatile ProgressEngine engine;
     private volatile RuntimeException failure;
@@ -59,6 +61,15 @@ public final class MpiTransport implements InboundRouter {
         this.rank = rank;
         this.size = size;
         this.demux = new InboundDemux(this, pool, size);
+        this.sendOrders = new PeerSendOrder[size];
+        for (int r = 0; r < size; r++) {
+            sendOrders[r] = new PeerSendOrder();
+        }
+    }
+
+    /** The send window to {@code peerRank} that every comm to it shares. */
+    PeerSendOrder sendOrder(int peerRank) {
+        return sendOrders[peerRank];
     }
 
     /** Connects the transport to the engine that feeds it; once, before any comm is made. */

@@ -55,6 +55,8 @@ final class MpiComm implements Comm {
     private final ConcurrentLinkedQueue<IncomingMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger unsentMessages = new AtomicInteger();
     private final SendBudget sendBudget = new SendBudget();
+    /** The window on this rank's sends to the peer rank, shared with the other comms to it. */
+    private final PeerSendOrder peerSendOrder;
     /** Messages handed to the engine and not posted yet: a direct send must not overtake them. */
     private final AtomicInteger queued = new AtomicInteger();
     /** Bytes of received messages not read yet (receive-side back-pressure, see {@link InboundDemux}). */
@@ -73,6 +75,7 @@ final class MpiComm implements Comm {
         this.transport = transport;
         this.id = id;
         this.peerRank = peerRank;
+        this.peerSendOrder = transport.sendOrder(peerRank);
         this.peerId = peerId;
         this.state = state;
         this.options = options;
@@ -164,7 +167,7 @@ final class MpiComm implements Comm {
             }
         } catch (RuntimeException | Error e) {
             sendBudget.give(copied, sends);
-            transport.sendOrder(peerRank).give(sends);
+            peerSendOrder.give(sends);
             throw e;
         }
         out.budget(copied, sends);
@@ -193,17 +196,16 @@ final class MpiComm implements Comm {
      * Before anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
      */
     private void takeBudget(long bytes, int sends) {
-        PeerSendOrder order = transport.sendOrder(peerRank);
-        if (tryTakeBoth(order, bytes, sends)) {
+        if (tryTakeBoth(bytes, sends)) {
             return;
         }
         Thread me = Thread.currentThread();
         writer = me;
-        order.waiting(me);
+        peerSendOrder.waiting(me);
         try {
             // Completions (onSendDone, and the peer's drain for the send window) wake us; awaitSends keeps the
             // engine polling the sends meanwhile.
-            while (!tryTakeBoth(order, bytes, sends)) {
+            while (!tryTakeBoth(bytes, sends)) {
                 if (state != OPEN) {
                     throw closed();
                 }
@@ -215,20 +217,20 @@ final class MpiComm implements Comm {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
                 transport.engine().awaitSends(
-                        () -> state != OPEN || (sendBudget.fits(bytes, sends) && order.fits(sends)), WAIT_SLICE_NANOS);
+                        () -> state != OPEN || (sendBudget.fits(bytes, sends) && peerSendOrder.fits(sends)), WAIT_SLICE_NANOS);
             }
         } finally {
             writer = null;
-            order.done(me);
+            peerSendOrder.done(me);
         }
     }
 
     /** Takes this comm's send budget and the peer's send window together, or neither. */
-    private boolean tryTakeBoth(PeerSendOrder order, long bytes, int sends) {
+    private boolean tryTakeBoth(long bytes, int sends) {
         if (!sendBudget.tryTake(bytes, sends)) {
             return false;
         }
-        if (order.tryTake(sends)) {
+        if (peerSendOrder.tryTake(sends)) {
             return true;
         }
         sendBudget.give(bytes, sends);
@@ -393,7 +395,7 @@ final class MpiComm implements Comm {
 
     void onSendDone(OutgoingMessage message) {
         sendBudget.give(message.budgetBytes(), message.budgetSends());
-        transport.sendOrder(peerRank).give(message.budgetSends());
+        peerSendOrder.give(message.budgetSends());
         wake(writer);
         if (unsentMessages.decrementAndGet() == 0) {
             wake(waiter);

@@ -107,6 +107,19 @@ final class MessageEncoder {
         return new Prepared(new OutgoingMessage(comm, comm.peerRank(), envelope, chunks, pooled, pool), zeroCopy);
     }
 
+    /**
+     * The MPI sends a write of {@code message} takes at most: the envelope, and each frame's chunks of at most
+     * {@link MpiTransport#CHUNK_BYTES} (one for an empty frame or inline frames, which send none: counting more
+     * than is sent keeps {@link SendBudget} and {@link PeerSendOrder} on the safe side). Any thread.
+     */
+    static int mpiSends(Message message) {
+        long sends = 1;
+        for (Frame frame : message.frames()) {
+            sends += Math.max(1, Math.ceilDiv(frame.size(), MpiTransport.CHUNK_BYTES));
+        }
+        return (int) Math.min(sends, Integer.MAX_VALUE);
+    }
+
     /** A control envelope (no header, no frames) from {@code comm} (may be null) to {@code dest}. */
     OutgoingMessage control(MpiComm comm, int dest, byte kind, int dst, int src) {
         MemorySegment buffer = pool.acquire(Envelope.BYTES);

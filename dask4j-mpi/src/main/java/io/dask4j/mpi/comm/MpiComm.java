@@ -155,7 +155,7 @@ final class MpiComm implements Comm {
             throw closed();
         }
         long copied = MessageEncoder.copiedBytes(message);
-        int sends = 1 + message.frames().size(); // the envelope, then (at least) one send per frame
+        int sends = MessageEncoder.mpiSends(message);
         takeBudget(copied, sends);
         OutgoingMessage out;
         boolean zeroCopy;

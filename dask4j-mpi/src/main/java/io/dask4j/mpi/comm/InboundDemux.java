@@ -42,6 +42,12 @@ import java.nio.ByteBuffer;
  * catches up (or the comm closes) the envelope is routed and the source resumes. Other ranks keep flowing;
  * other comms from the paused rank wait with it, since one rank's messages must be taken in order.
  *
+ * <p><b>Before the handshake.</b> The same hold keeps a DATA message larger than {@link
+ * io.dask4j.comm.LimitedComm#HANDSHAKE_MAX_MESSAGE_BYTES} (64 KiB) from a comm whose handshake has not ended
+ * unallocated, until the handshake lifts the limit or the comm closes (then it is dropped). Tcp rejects such a
+ * message outright; here a legitimate one can arrive early, because the engine matches messages as they come
+ * while the handshake thread reads the peer's earlier handshake messages from the comm's inbox.
+ *
  * <p>Every method runs on the thread driving the engine, under its lock, except {@link #requestResume}.
  */
 final class InboundDemux implements InboundRouter {
@@ -108,7 +114,7 @@ final class InboundDemux implements InboundRouter {
         resumeRequested = false;
         for (int source = 0; source < held.length; source++) {
             MemorySegment envelope = held[source];
-            if (envelope != null && !heldFor[source].overBudget()) {
+            if (envelope != null && !mustHold(heldFor[source], envelope)) {
                 held[source] = null;
                 heldFor[source] = null;
                 paused--;
@@ -232,7 +238,7 @@ final class InboundDemux implements InboundRouter {
             }
             case Envelope.DATA -> {
                 MpiComm target = comm != null && comm.peerId() == src ? comm : null;
-                if (target != null && target.overBudget()) {
+                if (target != null && mustHold(target, data)) {
                     hold(source, target, data);
                 } else {
                     onData(source, target, data);
@@ -249,6 +255,35 @@ final class InboundDemux implements InboundRouter {
                 }
             }
             default -> { }
+        }
+    }
+
+    /**
+     * Whether a DATA envelope for {@code comm} must wait: its reader is far behind, or the comm's handshake has
+     * not ended and the message is larger than a handshake's (its frames are not allocated before the peer has
+     * proven itself; a legitimate first message can arrive before the handshake has read the peer's last
+     * handshake message, since MPI delivers in order but the handshake thread reads later).
+     */
+    private static boolean mustHold(MpiComm comm, MemorySegment envelope) {
+        return comm.overBudget() || (comm.state() == MpiComm.OPEN && comm.handshakeLimited()
+                && announcedBytes(comm, envelope) > comm.acceptBytes());
+    }
+
+    /** The bytes a DATA envelope and the frames it announces take; 0 if malformed (onData reports that). */
+    private static long announcedBytes(MpiComm comm, MemorySegment envelope) {
+        if (Envelope.inline(envelope)) {
+            return envelope.byteSize();
+        }
+        try {
+            ByteBuffer in = envelope.asSlice(Envelope.BYTES).asByteBuffer();
+            long limit = comm.options().maxMessageBytes();
+            int headerBytes = WireCodec.readPrelude(in, limit);
+            if (headerBytes > in.remaining()) {
+                return 0;
+            }
+            return envelope.byteSize() + WireCodec.decodeHeader(in.slice(in.position(), headerBytes), limit).frameBytes();
+        } catch (ProtocolException e) {
+            return 0;
         }
     }
 

@@ -4,6 +4,7 @@ import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.LimitedComm;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.mpi.engine.ProgressEngine;
@@ -34,7 +35,7 @@ import java.util.concurrent.locks.LockSupport;
  * MPI regardless (it must not return while MPI reads its memory) and keeps its flag; {@link #close} stops
  * flushing when interrupted and closes.
  */
-final class MpiComm implements Comm {
+final class MpiComm implements LimitedComm {
 
     static final int CONNECTING = 0;
     static final int OPEN = 1;
@@ -62,6 +63,8 @@ final class MpiComm implements Comm {
     /** Bytes of received messages not read yet (receive-side back-pressure, see {@link InboundDemux}). */
     private final AtomicLong inboxBytes = new AtomicLong();
     private volatile boolean heldBack;
+    /** The largest DATA message routed to this comm now: a handshake's size until {@link #liftHandshakeLimit}. */
+    private volatile long acceptBytes;
     private final Object writeLock = new Object();
     private volatile int peerId;
     private volatile int state;
@@ -81,6 +84,7 @@ final class MpiComm implements Comm {
         this.options = options;
         this.localAddress = localAddress;
         this.peerAddress = peerAddress;
+        this.acceptBytes = Math.min(options.maxMessageBytes(), HANDSHAKE_MAX_MESSAGE_BYTES);
     }
 
     int id() {
@@ -101,6 +105,25 @@ final class MpiComm implements Comm {
 
     CommOptions options() {
         return options;
+    }
+
+    /**
+     * The handshake succeeded: larger messages may now reach the reader, including one the engine already holds
+     * back (see {@link InboundDemux}). Handshaking thread.
+     */
+    @Override
+    public void liftHandshakeLimit(long maxMessageBytes) {
+        acceptBytes = maxMessageBytes;
+        transport.onRoom();
+    }
+
+    /** Whether the handshake has not lifted the limit on message size yet. Any thread. */
+    boolean handshakeLimited() {
+        return acceptBytes < options.maxMessageBytes();
+    }
+
+    long acceptBytes() {
+        return acceptBytes;
     }
 
     @Override
@@ -417,10 +440,9 @@ final class MpiComm implements Comm {
             state = CLOSED;
         }
         transport.forget(this);
-        if (heldBack) {
-            heldBack = false;
-            transport.onRoom(); // the held message is dropped now
-        }
+        // A message held back for this comm (reader behind, or before the handshake) is dropped now.
+        heldBack = false;
+        transport.onRoom();
         wake(reader);
         wake(waiter);
         wake(writer);

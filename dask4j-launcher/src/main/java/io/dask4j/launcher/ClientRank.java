@@ -1,5 +1,6 @@
 package io.dask4j.launcher;
 
+import io.dask4j.mpi.ExitSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

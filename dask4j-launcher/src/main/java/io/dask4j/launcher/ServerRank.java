@@ -1,5 +1,6 @@
 package io.dask4j.launcher;
 
+import io.dask4j.mpi.ExitSignal;
 import io.dask4j.runtime.dashboard.DashboardServer;
 import io.dask4j.runtime.scheduler.SchedulerSnapshot;
 import io.dask4j.runtime.scheduler.WorkerSnapshot;

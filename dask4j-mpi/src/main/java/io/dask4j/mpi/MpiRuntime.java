@@ -36,7 +36,11 @@ import java.util.concurrent.locks.LockSupport;
  * tasks registered with {@link #atExit} (a launcher telling its peers that this rank goes away, roles
  * closing their comms), in order, while the engine and the comms still work, then shuts the transport
  * down and finalizes. Code that needs MPI at exit must register there rather than add a JVM shutdown hook
- * of its own: the JVM runs hooks concurrently, so such a hook would race MPI_Finalize.
+ * of its own: the JVM runs hooks concurrently, so such a hook would race MPI_Finalize. When a signal stops the
+ * JVM ({@link ExitSignal}: the launcher is ending the job, perhaps because a rank died) the barrier and
+ * MPI_Finalize are bounded to 2 s and 5 s instead of 10 s and 30 s: a
+ * launcher kills what outlives its grace period (Slurm's KillWait, 30 s by default), and with a rank gone
+ * MPICH's finalize does not return.
  *
  * <p>Thread-safe; one instance per process. Do not call MPI through {@link #mpi()} directly once started,
  * except inside {@link ProgressEngine#exclusive} (as {@link #barrier()} does).
@@ -45,6 +49,13 @@ public final class MpiRuntime implements AutoCloseable {
 
     /** Launcher environment variables that tell how many ranks were started. */
     static final List<String> LAUNCHER_SIZE_VARIABLES = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS");
+
+    /** How long a rank stopped by a signal waits at the exit barrier for the other ranks. */
+    static final Duration SIGNAL_BARRIER = Duration.ofSeconds(2);
+    /** How long a rank stopped by a signal waits for MPI_Finalize before exiting without it. */
+    static final Duration SIGNAL_FINALIZE = Duration.ofSeconds(5);
+    private static final Duration BARRIER = Duration.ofSeconds(10);
+    private static final Duration FINALIZE = Duration.ofSeconds(30);
 
     private static MpiRuntime current;
 
@@ -235,7 +246,7 @@ public final class MpiRuntime implements AutoCloseable {
         } catch (IllegalStateException alreadyShuttingDown) {
             // called from the hook itself or during exit: nothing to remove
         }
-        finish();
+        finish(false);
     }
 
     private void onJvmExit() {
@@ -246,10 +257,10 @@ public final class MpiRuntime implements AutoCloseable {
                 System.err.println("dask4j: an MPI exit task failed: " + e);
             }
         }
-        finish();
+        finish(ExitSignal.current().isPresent());
     }
 
-    private void finish() {
+    private void finish(boolean stoppedBySignal) {
         boolean first;
         synchronized (MpiRuntime.class) {
             first = !closed;
@@ -260,7 +271,7 @@ public final class MpiRuntime implements AutoCloseable {
             return;
         }
         try {
-            shutDownAndFinalize();
+            shutDownAndFinalize(stoppedBySignal ? SIGNAL_BARRIER : BARRIER, stoppedBySignal ? SIGNAL_FINALIZE : FINALIZE);
         } finally {
             finished.countDown();
         }
@@ -275,13 +286,13 @@ public final class MpiRuntime implements AutoCloseable {
         }
     }
 
-    private void shutDownAndFinalize() {
+    private void shutDownAndFinalize(Duration barrierBound, Duration finalizeBound) {
         transport.shutdown("MPI is shutting down");
         // MPI_Finalize is collective anyway: meet the other ranks first while the engine still drains their
         // last CLOSE/ABORT messages, so that none is left unmatched (UCX warns about those).
         try {
             if (engine.failure() == null) {
-                barrier(Duration.ofSeconds(10));
+                barrier(barrierBound);
             }
             engine.await(() -> false, TimeUnit.MILLISECONDS.toNanos(2));
         } catch (MpiException | IllegalStateException e) {
@@ -299,7 +310,7 @@ public final class MpiRuntime implements AutoCloseable {
             return null;
         }));
         try {
-            finalizer.join(30_000);
+            finalizer.join(finalizeBound);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -14,10 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A real {@code mpirun -np N java ...} job of the test class path, under Open MPI or MPICH, started in the
- * background: tests wait for it with a bound (the whole process tree is killed when it expires), read its
- * output and its ranks' log files, and check that none of its processes is left. A launcher that is not
- * installed skips the test, unless {@code DASK4J_REQUIRE_MPI=1} makes it a failure.
+ * A real {@code mpirun -np N java ...} (or {@code srun -n N java ...}) job of the test class path, under Open MPI
+ * or MPICH, started in the background: tests wait for it with a bound (the whole process tree is killed when it
+ * expires), read its output and its ranks' log files, and check that none of its processes is left. A launcher
+ * that is not installed skips the test, unless {@code DASK4J_REQUIRE_MPI=1} (for Slurm, {@code
+ * DASK4J_REQUIRE_SLURM=1}) makes it a failure.
  */
 final class LauncherJob {
 
@@ -29,6 +30,23 @@ final class LauncherJob {
 
         Impl(String launcher) {
             this.launcher = launcher;
+        }
+    }
+
+    /**
+     * Slurm's {@code srun} with the PMI plugin each MPI library of these machines works with. Nothing names the
+     * library: the binding picks it from the environment (PMI_RANK, set by the PMI-2 plugin, puts MPICH first).
+     */
+    enum Srun {
+        /** Open MPI 4.1 through PMIx. */
+        OPENMPI_PMIX("pmix"),
+        /** MPICH 4.0 through PMI-2. */
+        MPICH_PMI2("pmi2");
+
+        final String plugin;
+
+        Srun(String plugin) {
+            this.plugin = plugin;
         }
     }
 
@@ -44,6 +62,7 @@ final class LauncherJob {
     }
 
     private static final Pattern PID = Pattern.compile("host .*, pid (\\d+)");
+    private static String slurmState;
 
     final Process process;
     final Path output;
@@ -66,14 +85,61 @@ final class LauncherJob {
         Assumptions.assumeTrue(present, impl.launcher + " not installed");
     }
 
-    /** Starts {@code ranks} JVMs running {@code main args} in {@code dir}. */
+    /**
+     * Skips the test unless Slurm answers here ({@code srun} on the PATH and a partition up), or fails it with
+     * {@code DASK4J_REQUIRE_SLURM=1} (CI starts a one-node Slurm, see {@code .ci/slurm-single-node}).
+     */
+    static void assumeSlurm() throws InterruptedException {
+        String state = slurmState();
+        boolean up = state.lines().anyMatch("up"::equals);
+        if (!up && "1".equals(System.getenv("DASK4J_REQUIRE_SLURM"))) {
+            throw new AssertionError("Slurm is not up and DASK4J_REQUIRE_SLURM=1: " + state.strip());
+        }
+        Assumptions.assumeTrue(up, "no Slurm partition up: " + state.strip());
+    }
+
+    /** What {@code sinfo} says of the partitions, asked once per test JVM (it takes 9 s to fail without a controller). */
+    private static synchronized String slurmState() throws InterruptedException {
+        if (slurmState == null) {
+            try {
+                Process sinfo = new ProcessBuilder("sinfo", "--noheader", "--format", "%a").redirectErrorStream(true).start();
+                slurmState = sinfo.waitFor(15, TimeUnit.SECONDS)
+                        ? new String(sinfo.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                        : "no answer from sinfo within 15 s";
+                sinfo.destroyForcibly();
+            } catch (IOException e) {
+                slurmState = "sinfo not runnable: " + e.getMessage();
+            }
+        }
+        return slurmState;
+    }
+
+    /** Starts {@code ranks} JVMs running {@code main args} in {@code dir} under {@code mpirun}. */
     static LauncherJob start(Impl impl, int ranks, Path dir, Class<?> main, String... args) throws IOException {
-        Path tmp = Files.createDirectories(dir.resolve("tmp"));
         List<String> line = new ArrayList<>(List.of(impl.launcher));
         if (impl == Impl.OPENMPI) {
             line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
         }
-        line.addAll(List.of("-np", Integer.toString(ranks), Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        line.addAll(List.of("-np", Integer.toString(ranks)));
+        return start(line, dir, main, args);
+    }
+
+    /**
+     * Starts {@code ranks} JVMs running {@code main args} in {@code dir} as one {@code srun} job step, with the
+     * README's options: {@code --kill-on-bad-exit=1} ends the step when a rank dies (with PMI-2 Slurm would
+     * otherwise leave the others running until the scheduler rank misses the dead worker's heartbeats).
+     */
+    static LauncherJob start(Srun srun, int ranks, Path dir, Class<?> main, String... args) throws IOException {
+        List<String> line = List.of("srun", "--mpi=" + srun.plugin, "--kill-on-bad-exit=1", "--ntasks=" + ranks,
+                "--oversubscribe");
+        return start(line, dir, main, args);
+    }
+
+    private static LauncherJob start(List<String> launcher, Path dir, Class<?> main, String... args)
+            throws IOException {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        List<String> line = new ArrayList<>(launcher);
+        line.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
                 // Worker directories go under the test's directory: ranks that a test kills cannot remove theirs.
                 "-Djava.io.tmpdir=" + tmp,

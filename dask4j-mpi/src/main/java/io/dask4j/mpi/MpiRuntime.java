@@ -39,8 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  * of its own: the JVM runs hooks concurrently, so such a hook would race MPI_Finalize. When a signal stops the
  * JVM ({@link ExitSignal}: the launcher is ending the job, perhaps because a rank died) the barrier and
  * MPI_Finalize are bounded to 2 s and 5 s instead of 10 s and 30 s: a
- * launcher kills what outlives its grace period (Slurm's KillWait, 30 s by default), and with a rank gone
- * MPICH's finalize does not return.
+ * launcher kills what outlives its grace period (Slurm's KillWait, 30 s by default), and with a rank gone the
+ * barrier cannot complete and MPI_Finalize may not return (MPICH ranks outlived Slurm's 30 s that way).
  *
  * <p>Thread-safe; one instance per process. Do not call MPI through {@link #mpi()} directly once started,
  * except inside {@link ProgressEngine#exclusive} (as {@link #barrier()} does).

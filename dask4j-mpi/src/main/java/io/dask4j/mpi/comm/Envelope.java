@@ -11,17 +11,18 @@ import java.nio.ByteOrder;
  *
  * <pre>
  *   0  'M'      magic
- *   1  kind     CONNECT, ACCEPT, REJECT, DATA, CLOSE, ABORT
+ *   1  kind     CONNECT, ACCEPT, REJECT, DATA, CLOSE, ABORT, CREDIT
  *   2  flags    bit 0 INLINE: the frames follow the header inside this message
  *   3  0        reserved
  *   4  dst      the receiver's comm id (for CONNECT: the listener port)
  *   8  src      the sender's comm id
- *   12 aux      unused, 0
+ *   12 aux      CREDIT: how many DATA messages the sender's reader has read since its last CREDIT; else 0
  *   16 ...      DATA only: the message header in {@link io.dask4j.comm.wire.WireCodec}'s format,
  *               then with INLINE the frames' bytes back to back
  * </pre>
  *
- * Little-endian; stateless helpers, thread-safe.
+ * CREDIT travels with its own MPI tag ({@link MpiTransport#TAG_CREDIT}), so that a paused rank's credits still
+ * arrive. Little-endian; stateless helpers, thread-safe.
  */
 final class Envelope {
 
@@ -33,6 +34,7 @@ final class Envelope {
     static final byte DATA = 4;
     static final byte CLOSE = 5;
     static final byte ABORT = 6;
+    static final byte CREDIT = 7;
     static final byte FLAG_INLINE = 1;
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -45,13 +47,17 @@ final class Envelope {
     }
 
     static void write(MemorySegment out, byte kind, byte flags, int dst, int src) {
+        write(out, kind, flags, dst, src, 0);
+    }
+
+    static void write(MemorySegment out, byte kind, byte flags, int dst, int src, int aux) {
         out.set(ValueLayout.JAVA_BYTE, 0, MAGIC);
         out.set(ValueLayout.JAVA_BYTE, 1, kind);
         out.set(ValueLayout.JAVA_BYTE, 2, flags);
         out.set(ValueLayout.JAVA_BYTE, 3, (byte) 0);
         out.set(INT, 4, dst);
         out.set(INT, 8, src);
-        out.set(INT, 12, 0);
+        out.set(INT, 12, aux);
     }
 
     /** The kind of a received envelope, after checking its size and magic. */
@@ -60,7 +66,7 @@ final class Envelope {
             throw new ProtocolException("not an mpi backend envelope (" + in.byteSize() + " bytes)");
         }
         byte kind = in.get(ValueLayout.JAVA_BYTE, 1);
-        if (kind < CONNECT || kind > ABORT) {
+        if (kind < CONNECT || kind > CREDIT) {
             throw new ProtocolException("unknown mpi envelope kind " + kind);
         }
         return kind;
@@ -78,6 +84,10 @@ final class Envelope {
         return in.get(INT, 8);
     }
 
+    static int aux(MemorySegment in) {
+        return in.get(INT, 12);
+    }
+
     static String kindName(byte kind) {
         return switch (kind) {
             case CONNECT -> "CONNECT";
@@ -86,6 +96,7 @@ final class Envelope {
             case DATA -> "DATA";
             case CLOSE -> "CLOSE";
             case ABORT -> "ABORT";
+            case CREDIT -> "CREDIT";
             default -> "kind " + kind;
         };
     }

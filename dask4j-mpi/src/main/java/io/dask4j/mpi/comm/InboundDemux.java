@@ -134,6 +134,23 @@ final class InboundDemux implements InboundRouter {
                 MemorySegment.copy(data, 0, target, 0, data.byteSize());
             }
             finishChunk(source, cursor, false);
+        } else if (tag == MpiTransport.TAG_CREDIT) {
+            onCredit(source, data);
+        }
+    }
+
+    /** The peer's reader read more of what a comm of ours wrote; malformed or stale credits are dropped. */
+    private void onCredit(int source, MemorySegment data) {
+        try {
+            if (Envelope.kind(data) != Envelope.CREDIT) {
+                return;
+            }
+        } catch (ProtocolException e) {
+            return;
+        }
+        MpiComm comm = transport.comm(Envelope.dst(data));
+        if (comm != null && comm.peerRank() == source && comm.peerId() == Envelope.src(data)) {
+            comm.onCredit(Envelope.aux(data));
         }
     }
 

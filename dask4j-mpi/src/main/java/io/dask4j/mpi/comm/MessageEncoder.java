@@ -120,6 +120,14 @@ final class MessageEncoder {
         return (int) Math.min(sends, Integer.MAX_VALUE);
     }
 
+    /** A CREDIT for {@code read} DATA messages read from the peer's comm {@code dst} by comm {@code src}. */
+    OutgoingMessage credit(int dest, int dst, int src, int read) {
+        MemorySegment buffer = pool.acquire(Envelope.BYTES);
+        MemorySegment envelope = buffer.asSlice(0, Envelope.BYTES);
+        Envelope.write(envelope, Envelope.CREDIT, (byte) 0, dst, src, read);
+        return new OutgoingMessage(null, dest, MpiTransport.TAG_CREDIT, envelope, List.of(), List.of(buffer), pool);
+    }
+
     /** A control envelope (no header, no frames) from {@code comm} (may be null) to {@code dest}. */
     OutgoingMessage control(MpiComm comm, int dest, byte kind, int dst, int src) {
         MemorySegment buffer = pool.acquire(Envelope.BYTES);

@@ -27,7 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Waiting writers.</b> A write that copies its frames returns once they are copied, unless the comm's
  * sends or copies still in flight exceed its {@link SendBudget}, or the sends of this rank to the peer rank exceed
- * their {@link PeerSendOrder} window: then it waits for sends to complete first. A write
+ * their {@link PeerSendOrder} window: then it waits for sends to complete first. It also waits while {@link
+ * #READ_WINDOW} of its messages are unread by the peer's reader, which says what it has read with a CREDIT every
+ * {@link #CREDIT_BATCH} messages: small messages complete in MPI as soon as the library has buffered them, so
+ * without credits a writer to a reader that stopped reading never waited, and the peer's MPI library held
+ * everything unmatched (as tcp's writer waits on a full socket, this one waits on credits). A write
  * sent from the caller's native memory returns once MPI is done reading it.
  *
  * <p><b>Interrupts.</b> A reader, or a writer waiting for the send budget, that is interrupted gets a {@link
@@ -42,6 +46,11 @@ final class MpiComm implements LimitedComm {
     static final int PEER_CLOSED = 2;
     static final int CLOSED = 3;
     static final int REJECTED = 4;
+
+    /** Messages a writer may have unread by the peer's reader before it waits for a CREDIT. */
+    static final int READ_WINDOW = Math.max(2, Integer.getInteger("dask4j.mpi.readWindow", 16384));
+    /** How many messages a reader reads before it sends a CREDIT for them: a quarter of the window. */
+    static final int CREDIT_BATCH = READ_WINDOW / 4;
 
     private static final long CLOSE_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** How long a reader or zero-copy writer waits between looks at the comm's state (every change also wakes it). */
@@ -62,6 +71,10 @@ final class MpiComm implements LimitedComm {
     private final AtomicInteger queued = new AtomicInteger();
     /** Bytes of received messages not read yet (receive-side back-pressure, see {@link InboundDemux}). */
     private final AtomicLong inboxBytes = new AtomicLong();
+    /** Writer side: messages written that the peer's reader has not credited yet. */
+    private final AtomicInteger uncredited = new AtomicInteger();
+    /** Reader side: messages read since the last CREDIT sent for them. */
+    private final AtomicInteger readSinceCredit = new AtomicInteger();
     private volatile boolean heldBack;
     /** The largest DATA message routed to this comm now: a handshake's size until {@link #liftHandshakeLimit}. */
     private volatile long acceptBytes;
@@ -164,6 +177,12 @@ final class MpiComm implements LimitedComm {
             heldBack = false;
             transport.onRoom();
         }
+        if (readSinceCredit.incrementAndGet() >= CREDIT_BATCH) {
+            int read = readSinceCredit.getAndSet(0);
+            if (read > 0 && state == OPEN) {
+                transport.credit(this, read);
+            }
+        }
     }
 
     private boolean readable() {
@@ -191,6 +210,7 @@ final class MpiComm implements LimitedComm {
         } catch (RuntimeException | Error e) {
             sendBudget.give(copied, sends);
             peerSendOrder.give(sends);
+            uncredited.decrementAndGet();
             throw e;
         }
         out.budget(copied, sends);
@@ -219,7 +239,7 @@ final class MpiComm implements LimitedComm {
      * Before anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
      */
     private void takeBudget(long bytes, int sends) {
-        if (tryTakeBoth(bytes, sends)) {
+        if (tryTakeAll(bytes, sends)) {
             return;
         }
         Thread me = Thread.currentThread();
@@ -228,7 +248,7 @@ final class MpiComm implements LimitedComm {
         try {
             // Completions (onSendDone, and the peer's drain for the send window) wake us; awaitSends keeps the
             // engine polling the sends meanwhile.
-            while (!tryTakeBoth(bytes, sends)) {
+            while (!tryTakeAll(bytes, sends)) {
                 if (state != OPEN) {
                     throw closed();
                 }
@@ -239,8 +259,9 @@ final class MpiComm implements LimitedComm {
                 if (transport.engine().failure() != null) {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
-                transport.engine().awaitSends(
-                        () -> state != OPEN || (sendBudget.fits(bytes, sends) && peerSendOrder.fits(sends)), WAIT_SLICE_NANOS);
+                transport.engine().awaitSends(() -> state != OPEN
+                        || (uncredited.get() < READ_WINDOW && sendBudget.fits(bytes, sends) && peerSendOrder.fits(sends)),
+                        WAIT_SLICE_NANOS);
             }
         } finally {
             writer = null;
@@ -248,15 +269,21 @@ final class MpiComm implements LimitedComm {
         }
     }
 
-    /** Takes this comm's send budget and the peer's send window together, or neither. */
-    private boolean tryTakeBoth(long bytes, int sends) {
+    /** Takes a credit, this comm's send budget and the peer's send window together, or none of them. */
+    private boolean tryTakeAll(long bytes, int sends) {
+        if (uncredited.incrementAndGet() > READ_WINDOW) {
+            uncredited.decrementAndGet();
+            return false;
+        }
         if (!sendBudget.tryTake(bytes, sends)) {
+            uncredited.decrementAndGet();
             return false;
         }
         if (peerSendOrder.tryTake(sends)) {
             return true;
         }
         sendBudget.give(bytes, sends);
+        uncredited.decrementAndGet();
         return false;
     }
 
@@ -414,6 +441,14 @@ final class MpiComm implements LimitedComm {
 
     void onPeerAborted(String reason) {
         markClosed(reason);
+    }
+
+    /** The peer's reader has read {@code read} more of this comm's messages. Engine thread. */
+    void onCredit(int read) {
+        if (read > 0) {
+            uncredited.addAndGet(-read);
+            wake(writer);
+        }
     }
 
     void onSendDone(OutgoingMessage message) {

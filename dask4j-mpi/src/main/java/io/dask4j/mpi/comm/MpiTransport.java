@@ -41,6 +41,8 @@ public final class MpiTransport implements InboundRouter {
 
     static final int TAG_ENVELOPE = 1;
     static final int TAG_FRAME = 2;
+    /** Credits ({@link Envelope#CREDIT}): matched even from a paused rank, see {@link #unpausedTag}. */
+    static final int TAG_CREDIT = 3;
     static final long CHUNK_BYTES = 1L << 30;
 
     private final int rank;
@@ -183,6 +185,11 @@ public final class MpiTransport implements InboundRouter {
         return comms.get(id);
     }
 
+    /** Tells the peer of {@code comm} that its reader has read {@code read} more DATA messages. Any thread. */
+    void credit(MpiComm comm, int read) {
+        engine.submit(encoder.credit(comm.peerRank(), comm.peerId(), comm.id(), read));
+    }
+
     /** Sends a control envelope that belongs to no comm (REJECT, an ABORT for a stale ACCEPT). */
     void reply(int dest, byte kind, int dst, int src) {
         engine.submit(encoder.control(null, dest, kind, dst, src));
@@ -224,6 +231,11 @@ public final class MpiTransport implements InboundRouter {
     @Override
     public boolean anyPaused() {
         return demux.anyPaused();
+    }
+
+    @Override
+    public int unpausedTag() {
+        return TAG_CREDIT;
     }
 
     @Override

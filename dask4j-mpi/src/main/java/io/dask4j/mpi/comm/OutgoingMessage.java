@@ -22,6 +22,7 @@ final class OutgoingMessage implements Outbound, Completion {
 
     private final MpiComm comm; // null for replies that belong to no comm (REJECT, ABORT)
     private final int dest;
+    private final int envelopeTag;
     private final MemorySegment envelope;
     private final List<MemorySegment> chunks;
     private final List<MemorySegment> pooled;
@@ -36,8 +37,14 @@ final class OutgoingMessage implements Outbound, Completion {
 
     OutgoingMessage(MpiComm comm, int dest, MemorySegment envelope, List<MemorySegment> chunks, List<MemorySegment> pooled,
                     BufferPool pool) {
+        this(comm, dest, MpiTransport.TAG_ENVELOPE, envelope, chunks, pooled, pool);
+    }
+
+    OutgoingMessage(MpiComm comm, int dest, int envelopeTag, MemorySegment envelope, List<MemorySegment> chunks,
+                    List<MemorySegment> pooled, BufferPool pool) {
         this.comm = comm;
         this.dest = dest;
+        this.envelopeTag = envelopeTag;
         this.envelope = envelope;
         this.chunks = chunks;
         this.pooled = pooled;
@@ -67,7 +74,7 @@ final class OutgoingMessage implements Outbound, Completion {
 
     /** Posts the envelope, then every chunk; the MPI error code of the first that failed, else success. */
     private int postAll(ProgressEngine engine) {
-        int rc = engine.isend(envelope, dest, MpiTransport.TAG_ENVELOPE, this);
+        int rc = engine.isend(envelope, dest, envelopeTag, this);
         if (rc == Mpi.SUCCESS) {
             remaining++;
             for (MemorySegment chunk : chunks) {

@@ -43,6 +43,15 @@ public interface InboundRouter {
         return false;
     }
 
+    /**
+     * A tag whose messages are matched even from paused sources (MPI keeps order per tag, so they may overtake
+     * what the pause holds back), or -1 for none: acknowledgements that let the paused source's writers go on
+     * must not wait behind the pause.
+     */
+    default int unpausedTag() {
+        return -1;
+    }
+
     /** The engine broke (an MPI call failed); everything waiting must fail with {@code cause}. */
     void onEngineFailure(RuntimeException cause);
 

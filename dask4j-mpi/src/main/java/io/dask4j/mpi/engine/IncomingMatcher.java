@@ -58,7 +58,7 @@ final class IncomingMatcher {
 
     /**
      * Matches and receives what has come (up to a bound per pass); returns how many messages. Sources the
-     * router paused are left alone: then the others are probed one by one.
+     * router paused are probed only for its {@link InboundRouter#unpausedTag}; the others one by one.
      */
     int probe() {
         router.onPass();
@@ -66,35 +66,39 @@ final class IncomingMatcher {
             dropSink.trim(System.nanoTime());
         }
         if (!router.anyPaused()) {
-            return probe(abi.anySource());
+            return probe(abi.anySource(), abi.anyTag());
         }
+        int unpausedTag = router.unpausedTag();
         int work = 0;
         for (int source = 0; source < size; source++) {
             if (!router.isPaused(source)) {
-                work += probe(source);
+                work += probe(source, abi.anyTag());
+            } else if (unpausedTag >= 0) {
+                work += probe(source, unpausedTag);
             }
         }
         return work;
     }
 
-    private int probe(int from) {
+    private int probe(int from, int tag) {
+        boolean anyTag = tag == abi.anyTag();
         int work = 0;
         for (int i = 0; i < PROBES_PER_PASS; i++) {
-            mpi.check(mpi.improbe(from, abi.anyTag(), comm, flag, message, status), "MPI_Improbe");
+            mpi.check(mpi.improbe(from, tag, comm, flag, message, status), "MPI_Improbe");
             if (i == 0 && flag.get(JAVA_INT, 0) == 0) {
                 // Open MPI's MPI_Improbe looks at its queue of arrived messages first and only then makes
                 // progress, which may move a message out of shared memory into that queue and still answer
                 // "nothing". An engine that slept after such an answer missed a message whose sender had rung
                 // while it was awake (the doorbells' Dekker pair assumes one poll sees what came before it):
                 // it waited for a timeout, 1-10 ms. A second call finds what the first one's progress queued.
-                mpi.check(mpi.improbe(from, abi.anyTag(), comm, flag, message, status), "MPI_Improbe");
+                mpi.check(mpi.improbe(from, tag, comm, flag, message, status), "MPI_Improbe");
             }
             if (flag.get(JAVA_INT, 0) == 0) {
                 break;
             }
             work++;
             int source = abi.statusSource(status);
-            int tag = abi.statusTag(status);
+            int matchedTag = abi.statusTag(status);
             doorbells.arrived(source);
             mpi.check(mpi.getCount(status, byteType, count), "MPI_Get_count");
             int bytes = count.get(JAVA_INT, 0);
@@ -102,11 +106,11 @@ final class IncomingMatcher {
             if (bytes <= eagerBytes) {
                 // A critical downcall: no safepoint until it returns, so only for messages that surely arrived.
                 mpi.check(mpi.mrecv(scratch, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
-                router.onEager(source, tag, scratch.asSlice(0, bytes));
+                router.onEager(source, matchedTag, scratch.asSlice(0, bytes));
             } else {
-                receiveLarge(source, tag, bytes);
+                receiveLarge(source, matchedTag, bytes);
             }
-            if (router.isPaused(source)) {
+            if (anyTag && router.isPaused(source)) {
                 break; // that message paused its source: what follows from it must wait
             }
         }

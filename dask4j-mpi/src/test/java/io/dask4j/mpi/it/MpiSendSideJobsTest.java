@@ -69,6 +69,28 @@ class MpiSendSideJobsTest {
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void writesOfSmallMessagesWaitOnceTheReadWindowIsUnread(MpiJob.Impl impl) throws Exception {
+        MpiJob.assumeInstalled(impl);
+        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 120, SendBudgetMain.class, "frameless");
+        assertThat(result.output()).as(result.output()).contains("RANK 0 STALLED AFTER", "RANK 0 OK", "RANK 1 OK")
+                .doesNotContain("FAILED");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiJob.Impl.class)
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void creditsFromARankThatIsPausedStillReachItsWriters(MpiJob.Impl impl) throws Exception {
+        MpiJob.assumeInstalled(impl);
+        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 120, CreditPastPauseMain.class);
+        assertThat(result.output()).as(result.output()).contains("RANK 0 FLOOD DONE", "RANK 0 OK", "RANK 1 OK")
+                .doesNotContain("FAILED");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anInterruptedReaderGetsCommClosedExceptionInsteadOfSpinning(MpiJob.Impl impl) throws Exception {
         MpiJob.assumeInstalled(impl);

@@ -24,6 +24,17 @@ class EnvelopeTest {
     }
 
     @Test
+    void aCreditCarriesItsCountInTheAuxField() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(Envelope.BYTES);
+            Envelope.write(out, Envelope.CREDIT, (byte) 0, 5, 9, 4096);
+            assertThat(Envelope.kind(out)).isEqualTo(Envelope.CREDIT);
+            assertThat(Envelope.aux(out)).isEqualTo(4096);
+            assertThat(Envelope.kindName(Envelope.CREDIT)).isEqualTo("CREDIT");
+        }
+    }
+
+    @Test
     void garbageIsAProtocolErrorNotACrash() {
         assertThatThrownBy(() -> Envelope.kind(MemorySegment.ofArray(new byte[3])))
                 .isInstanceOf(ProtocolException.class);

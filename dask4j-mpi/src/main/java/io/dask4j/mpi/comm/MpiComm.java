@@ -47,10 +47,14 @@ final class MpiComm implements LimitedComm {
     static final int CLOSED = 3;
     static final int REJECTED = 4;
 
-    /** Messages a writer may have unread by the peer's reader before it waits for a CREDIT. */
-    static final int READ_WINDOW = Math.max(2, Integer.getInteger("dask4j.mpi.readWindow", 16384));
-    /** How many messages a reader reads before it sends a CREDIT for them: a quarter of the window. */
-    static final int CREDIT_BATCH = READ_WINDOW / 4;
+    /**
+     * How many messages a reader reads before it sends a CREDIT for them. Fixed, not configurable: the two ends of
+     * a comm may run with different windows, and each must stay above the other's batch, or a writer would wait
+     * for a credit its peer never sends.
+     */
+    static final int CREDIT_BATCH = 1024;
+    /** Messages a writer may have unread by the peer's reader before it waits for a CREDIT: at least two batches. */
+    static final int READ_WINDOW = Math.max(2 * CREDIT_BATCH, Integer.getInteger("dask4j.mpi.readWindow", 16384));
 
     private static final long CLOSE_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** How long a reader or zero-copy writer waits between looks at the comm's state (every change also wakes it). */
@@ -409,7 +413,7 @@ final class MpiComm implements LimitedComm {
         return state == OPEN && inboxBytes.get() > InboundDemux.INBOX_BYTES && !inbox.isEmpty();
     }
 
-    /** A message for this comm is held back until the reader catches up. Engine thread. */
+    /** A message for this comm is held back until the reader catches up or the handshake ends. Engine thread. */
     void heldBack() {
         heldBack = true;
         // The reader may have caught up between overBudget() and the flag: then it did not call onRoom.
@@ -437,6 +441,7 @@ final class MpiComm implements LimitedComm {
             closeReason = "peer " + peerAddress + " closed the comm";
         }
         wake(reader);
+        wake(writer); // a writer waiting for credits gets none now
     }
 
     void onPeerAborted(String reason) {

@@ -32,7 +32,10 @@ import java.util.function.Consumer;
  * MPI keeps messages from one source in order, so the next frame messages from a source belong to the
  * last DATA envelope from it. Connecting sends CONNECT (to the listener port) and waits for ACCEPT (with
  * the acceptor's id) or REJECT (nothing listens); CLOSE is sent after the data it follows, ABORT at once.
- * Messages for an unknown comm (closed, timed out) are received and dropped, frames included.
+ * A reader acknowledges what it has read with CREDIT envelopes on a tag of their own ({@value #TAG_CREDIT}), which
+ * the engine matches even from a rank it has paused, and which may therefore overtake that rank's envelopes and
+ * frames (see {@link MpiComm}). Messages for an unknown comm (closed, timed out) are received and dropped, frames
+ * included.
  *
  * <p><b>Threads.</b> {@link #connect}, {@link #listener} and the comms' methods from any thread; {@link
  * InboundRouter} methods on the thread driving the engine.

@@ -10,8 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * transport resources can be overtaken by later sends to the same peer, and once 65536 of them have gone past it
  * the receiver matches a later message in its place (README, Known gaps; {@code src/test/c/ordering_flood.c}).
  * Small sends complete as soon as MPI has buffered them, so the comms' {@link SendBudget}s, which count
- * incomplete sends, do not bound that: this counts every send posted to the peer since the last moment at which
- * none to it was incomplete, and makes writers to the peer wait, once {@link #WINDOW} have been posted, until
+ * incomplete sends, do not bound that: this counts every send of the comms' writes to the peer since the last
+ * moment at which none to it was incomplete (control envelopes and credits, a few per connection and one per
+ * thousand messages read, are not counted), and makes writers to the peer wait, once {@link #WINDOW} have been posted, until
  * every send to it has completed. That over-counts (the true figure is the sends posted since the oldest
  * incomplete one), so the bound holds; its price is a drain of the sends to one peer every {@link #WINDOW}
  * sends while some to it stay incomplete. A message takes its share while within the window, or whenever nothing

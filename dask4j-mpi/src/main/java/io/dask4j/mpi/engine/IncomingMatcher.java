@@ -10,7 +10,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * The receiving half of a progress pass: matches incoming messages with {@code MPI_Improbe(ANY_SOURCE,
- * ANY_TAG)} and receives each, small ones ({@code <= eagerBytes}) with a blocking {@code MPI_Mrecv} into
+ * ANY_TAG)} (while the router pauses some sources: the others one by one with {@code ANY_TAG}, the paused ones
+ * with the router's {@link InboundRouter#unpausedTag} only) and receives each, small ones ({@code <= eagerBytes}) with a blocking {@code MPI_Mrecv} into
  * scratch memory (they have arrived already: {@code eagerBytes} is below the MPI library's eager limit, see
  * {@link EngineOptions#EAGER_BYTES}), larger ones into the buffer the {@link InboundRouter} names,
  * with {@code MPI_Imrecv} tracked in the {@link RequestTable} or, if the router asks, a blocking {@code

@@ -22,7 +22,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  *
  * <p>A pass ({@link #doWork()}) posts queued sends ({@link Outbound}, usually {@code MPI_Isend}), tests the
  * outstanding requests with {@code MPI_Testsome} and runs their {@link Completion}s, then matches incoming
- * messages with {@code MPI_Improbe(ANY_SOURCE, ANY_TAG)} and receives them ({@code MPI_Mrecv} into scratch
+ * messages with {@code MPI_Improbe(ANY_SOURCE, ANY_TAG)} (source by source while the router pauses some, see
+ * {@link IncomingMatcher}) and receives them ({@code MPI_Mrecv} into scratch
  * memory when small, {@code MPI_Imrecv} into the router's buffer when large), handing each to the {@link
  * InboundRouter}. No user code runs in a pass.
  *

@@ -19,7 +19,7 @@ import static io.dask4j.mpi.it.RankJob.check;
 /**
  * Two ranks; credits must pass a pause. Rank 1 sends rank 0 eight 1 MiB messages on one comm that rank 0 does
  * not read yet, so rank 0 pauses rank 1 (a 1 MiB inbox). Then rank 0 writes 20,000 small messages to rank 1 on
- * another comm, with a read window of 1,000: rank 1 reads them all, and its credits, which come from the paused
+ * another comm, with the smallest read window (2,048): rank 1 reads them all, and its credits, which come from the paused
  * rank, must still reach rank 0's writer, or it would wait for ever. Last, rank 0 reads the eight messages.
  * Prints {@code RANK 0 FLOOD DONE} and {@code RANK r OK}.
  */
@@ -33,7 +33,7 @@ public final class CreditPastPauseMain {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("dask4j.mpi.inboxMiB", "1");
-        System.setProperty("dask4j.mpi.readWindow", "1000");
+        System.setProperty("dask4j.mpi.readWindow", "2048");
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
         RankJob.listening(mpi, (options, accepted) -> {

@@ -31,8 +31,8 @@ import static io.dask4j.mpi.it.RankJob.check;
  *   at most 64 sends in flight: they stall after about 5 messages (before the bound on sends they all
  *   returned, leaving 1,000 sends pending for every engine pass to test).</li>
  *   <li>{@code frameless}: 20,000 messages without frames (each one small MPI send, which completes as soon as
- *   the library has buffered it), with a read window of 1,000 messages: they stall after 1,000 (before the
- *   credits they all returned, and rank 1's MPI library held them unmatched).</li>
+ *   the library has buffered it), with the smallest read window, 2,048 messages: they stall after about 2,048
+ *   (before the credits they all returned, and rank 1's MPI library held them unmatched).</li>
  * </ul>
  */
 public final class SendBudgetMain {
@@ -48,7 +48,7 @@ public final class SendBudgetMain {
         if (args.length > 0 && args[0].equals("frameless")) {
             messages = 20_000;
             framesPerMessage = 0;
-            System.setProperty("dask4j.mpi.readWindow", "1000");
+            System.setProperty("dask4j.mpi.readWindow", "2048");
         } else if (args.length > 0 && args[0].equals("many-frames")) {
             messages = 60;
             framesPerMessage = 16;

@@ -49,54 +49,43 @@ class MpiSendSideJobsTest {
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void writesOfCopiedFramesWaitOnceTheSendBudgetIsUsedUp(MpiJob.Impl impl) throws Exception {
-        MpiJob.assumeInstalled(impl);
-        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 120, SendBudgetMain.class);
-        assertThat(result.output()).as(result.output()).contains("RANK 0 STALLED AFTER", "RANK 0 OK", "RANK 1 OK")
-                .doesNotContain("FAILED");
-        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertTwoRankJobPasses(impl, 120, "RANK 0 STALLED AFTER", SendBudgetMain.class);
     }
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void writesOfManyFrameMessagesWaitOnceTooManySendsArePending(MpiJob.Impl impl) throws Exception {
-        MpiJob.assumeInstalled(impl);
-        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 120, SendBudgetMain.class, "many-frames");
-        assertThat(result.output()).as(result.output()).contains("RANK 0 STALLED AFTER", "RANK 0 OK", "RANK 1 OK")
-                .doesNotContain("FAILED");
-        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertTwoRankJobPasses(impl, 120, "RANK 0 STALLED AFTER", SendBudgetMain.class, "many-frames");
     }
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void writesOfSmallMessagesWaitOnceTheReadWindowIsUnread(MpiJob.Impl impl) throws Exception {
-        MpiJob.assumeInstalled(impl);
-        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 120, SendBudgetMain.class, "frameless");
-        assertThat(result.output()).as(result.output()).contains("RANK 0 STALLED AFTER", "RANK 0 OK", "RANK 1 OK")
-                .doesNotContain("FAILED");
-        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertTwoRankJobPasses(impl, 120, "RANK 0 STALLED AFTER", SendBudgetMain.class, "frameless");
     }
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void creditsFromARankThatIsPausedStillReachItsWriters(MpiJob.Impl impl) throws Exception {
-        MpiJob.assumeInstalled(impl);
-        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 120, CreditPastPauseMain.class);
-        assertThat(result.output()).as(result.output()).contains("RANK 0 FLOOD DONE", "RANK 0 OK", "RANK 1 OK")
-                .doesNotContain("FAILED");
-        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertTwoRankJobPasses(impl, 120, "RANK 0 FLOOD DONE", CreditPastPauseMain.class);
     }
 
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anInterruptedReaderGetsCommClosedExceptionInsteadOfSpinning(MpiJob.Impl impl) throws Exception {
+        assertTwoRankJobPasses(impl, 90, "READ INTERRUPTED", InterruptMain.class);
+    }
+
+    /** Runs a 2-rank job of {@code main}: it must print {@code marker}, both ranks OK, no FAILED, and exit 0. */
+    private static void assertTwoRankJobPasses(MpiJob.Impl impl, int seconds, String marker, Class<?> main, String... args)
+            throws Exception {
         MpiJob.assumeInstalled(impl);
-        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), 90, InterruptMain.class);
-        assertThat(result.output()).as(result.output()).contains("READ INTERRUPTED", "RANK 0 OK", "RANK 1 OK")
-                .doesNotContain("FAILED");
+        MpiJob.Result result = MpiJob.run(impl, 2, Map.of(), seconds, main, args);
+        assertThat(result.output()).as(result.output()).contains(marker, "RANK 0 OK", "RANK 1 OK").doesNotContain("FAILED");
         assertThat(result.exitCode()).as(result.output()).isZero();
     }
 }

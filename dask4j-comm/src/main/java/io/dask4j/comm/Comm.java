@@ -52,6 +52,19 @@ public interface Comm extends AutoCloseable {
 
     Address peerAddress();
 
+    /**
+     * Switches this comm to push mode: from now on the transport hands each message to {@code handler} on
+     * its own delivery thread (see {@link MessageHandler} for the threading contract) and {@link #read()}
+     * must no longer be called. Call at most once, and not while a {@code read()} is pending. Writes are not
+     * affected. The default delivers through a {@link ReadLoopReceiver} (one virtual thread per comm);
+     * backends override it to deliver without that hand-off.
+     *
+     * @return the handle that pauses and resumes delivery (back-pressure for a handler that falls behind)
+     */
+    default Receiving receive(MessageHandler handler) {
+        return ReadLoopReceiver.start(this, handler);
+    }
+
     /** Who the peer said it is in the handshake ({@code ""} on a raw, not yet handshaken comm). */
     default String peerIdentity() {
         return "";

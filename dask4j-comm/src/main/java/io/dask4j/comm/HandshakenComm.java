@@ -28,6 +28,23 @@ final class HandshakenComm implements Comm {
         return m;
     }
 
+    /** Push mode of the raw comm, counting each delivered message as {@link #read()} does. */
+    @Override
+    public Receiving receive(MessageHandler handler) {
+        return raw.receive(new MessageHandler() {
+            @Override
+            public void onMessage(Message message) {
+                traffic.received(WireSize.of(message));
+                handler.onMessage(message);
+            }
+
+            @Override
+            public void onClose(CommException cause) {
+                handler.onClose(cause);
+            }
+        });
+    }
+
     @Override
     public void write(Message message) {
         raw.write(message);

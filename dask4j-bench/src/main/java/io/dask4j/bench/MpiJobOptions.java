@@ -18,17 +18,31 @@ public final class MpiJobOptions {
             description = "mpi backend: comms between the ranks, mpi or tcp (default: ${DEFAULT-VALUE})")
     public String protocol;
 
+    @Option(names = "--client-rank", defaultValue = "1",
+            description = "mpi backend: the client's rank, 1 (its own rank, the default, as dask-mpi) or 0 (beside the"
+                    + " scheduler, one process fewer) (default: ${DEFAULT-VALUE})")
+    public int clientRank;
+
     @Option(names = "--timeout", defaultValue = "1800",
             description = "seconds before a job that this command runs in other processes is killed (default: ${DEFAULT-VALUE})")
     public long timeoutSeconds;
 
     /**
-     * Fails, as a command-line error of {@code spec}, on an unknown MPI or protocol or a timeout under 1 s; checked
+     * Fails, as a command-line error of {@code spec}, on an unknown MPI or protocol, a timeout under 1 s or a client
+     * rank other than 0 or 1; checked
      * whatever the backend, as a misspelt MPI is a mistake even where it is not used.
      */
     public void check(CommandSpec spec) {
         OptionChecks.mpi(spec, mpi);
         OptionChecks.parsed(spec, "--protocol", protocol, MpiProtocol::parse);
         OptionChecks.atLeast(spec, "--timeout", timeoutSeconds, 1);
+        if (clientRank != 0 && clientRank != 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--client-rank must be 0 or 1, not " + clientRank);
+        }
+    }
+
+    /** The ranks of a job with {@code workers} workers: one fewer when the client shares the scheduler's rank. */
+    public int ranks(int workers) {
+        return workers + (clientRank == 0 ? 1 : 2);
     }
 }

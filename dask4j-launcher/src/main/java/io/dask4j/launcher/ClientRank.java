@@ -15,6 +15,10 @@ import java.util.concurrent.TimeUnit;
  * signal stopped the rank (mpirun stops every rank that way when one dies), closing the client under the
  * program, one line says so instead.
  *
+ * <p>When the client shares the scheduler's rank (dask-mpi's {@code execute()} layout) there is no one to
+ * tell: this rank runs the scheduler's part of the protocol itself (SHUTDOWN to every other rank, the
+ * scheduler closed) through {@link ServerRank#besideClient}.
+ *
  * <p>A non-daemon watcher thread makes the process wait for the shutdown even if the user left other
  * non-daemon threads running (no rank outlives the client) and then exits with the client's code. An MPI
  * exit task ({@link io.dask4j.mpi.MpiRuntime#atExit}) covers a main() that calls {@code System.exit} itself:
@@ -27,6 +31,8 @@ final class ClientRank {
     private static final Logger LOG = LoggerFactory.getLogger(ClientRank.class);
 
     private final ClusterRank rank;
+    /** The scheduler's side of this process when the client runs on the scheduler rank; null otherwise. */
+    private final ServerRank beside;
     private volatile Throwable failure;
     /** The signal that is stopping this rank ({@code "SIGTERM"}), once the exit task has seen one. */
     private volatile String stoppedBy;
@@ -34,6 +40,7 @@ final class ClientRank {
 
     ClientRank(ClusterRank rank) {
         this.rank = rank;
+        this.beside = rank.layout.clientBesideScheduler() ? ServerRank.besideClient(rank) : null;
     }
 
     ClusterRank cluster() {
@@ -83,6 +90,11 @@ final class ClientRank {
         done = true;
         LOG.info("client done (exit code {}); shutting the cluster down", code);
         closeClient();
+        if (beside != null) {
+            beside.shutDownBesideClient(code);
+            ServerRank.finish(rank, code, true);
+            return;
+        }
         try {
             rank.control.send(rank.layout.schedulerRank(), ControlChannel.TAG_CLIENT_DONE, code).get(10, TimeUnit.SECONDS);
             if (rank.control.await(rank.layout.schedulerRank(), ControlChannel.TAG_SHUTDOWN, 60_000, 20).isEmpty()) {
@@ -126,6 +138,10 @@ final class ClientRank {
             LOG.warn("the client program exited without returning from main; telling the scheduler rank");
         }
         closeClient();
+        if (beside != null) {
+            beside.shutDownBesideClient(ControlChannel.CLIENT_EXITED);
+            return;
+        }
         try {
             rank.control.send(rank.layout.schedulerRank(), ControlChannel.TAG_CLIENT_DONE, ControlChannel.CLIENT_EXITED)
                     .get(2, TimeUnit.SECONDS);

@@ -39,6 +39,8 @@ final class ClusterRank {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRank.class);
     private static final int HOST_BYTES = 256;
     private static final int MESSAGE_BYTES = 8192;
+    /** The scheduler's in-process listener is {@code inproc://<prefix><run id>}, for a client on its rank. */
+    private static final String IN_PROCESS_PREFIX = "dask4j-scheduler-";
 
     final MpiClusterOptions options;
     final MpiRuntime mpi;
@@ -129,6 +131,12 @@ final class ClusterRank {
         return schedulerAddresses.getFirst();
     }
 
+    /** The scheduler's in-process listener, for a client on the scheduler's rank. */
+    private static Address inProcessAddress(Scheduler scheduler) {
+        return scheduler.addresses().stream().filter(a -> a.scheme().equals("inproc")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the scheduler of this rank has no in-process listener"));
+    }
+
     /** The worker name of {@code r}. */
     String workerName(int r) {
         return options.workerNamePrefix() + "-" + r;
@@ -154,8 +162,9 @@ final class ClusterRank {
                 LOG.info("worker {} ({}) registered", worker.id(), workerName(rank));
             }
             if (isClient()) {
-                client = Client.connect(schedulerAddress(), options.comm());
-                LOG.info("client {} connected to {}", client.id(), schedulerAddress());
+                Address to = scheduler != null ? inProcessAddress(scheduler) : schedulerAddress();
+                client = Client.connect(to, options.comm());
+                LOG.info("client {} connected to {}", client.id(), to);
             }
         } catch (RuntimeException e) {
             abort("rank " + rank + " could not start its " + layout.label(rank) + ": " + e.getMessage(), e);
@@ -220,10 +229,15 @@ final class ClusterRank {
         } else {
             listen.add(Address.tcp(tcpHost, options.tcpListener() ? options.schedulerPort() : 0));
         }
+        if (layout.clientBesideScheduler()) {
+            // The client of this process connects in-process: no serialization of the stream, no MPI engine or
+            // socket between the two, and mpi://<rank> cannot connect to its own rank anyway.
+            listen.add(Address.inproc(IN_PROCESS_PREFIX + runId));
+        }
         Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(listen.toArray(Address[]::new))
                 .withOptions(options.comm().withIdentity("scheduler")));
         started[0] = scheduler;
-        List<Address> addresses = scheduler.addresses();
+        List<Address> addresses = scheduler.addresses().stream().filter(a -> !a.scheme().equals("inproc")).toList();
         if (file != null) {
             List<Address> outsideFirst = new ArrayList<>(addresses.stream().filter(a -> a.scheme().equals("tcp")).toList());
             addresses.stream().filter(a -> !a.scheme().equals("tcp")).forEach(outsideFirst::add);

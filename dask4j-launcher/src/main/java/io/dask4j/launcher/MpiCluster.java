@@ -10,7 +10,9 @@ import java.util.Set;
  * A dask4j cluster over the ranks of an MPI job, in dask-mpi's style: call {@link #initialize} first in
  * {@code main()} and start the program under {@code mpirun}. Rank 0 runs the scheduler, ranks 2 and up
  * run workers (neither ever returns from {@code initialize}), and rank 1 returns with a connected {@link
- * Client} and runs the rest of {@code main()}:
+ * Client} and runs the rest of {@code main()} (with {@link MpiClusterOptions#withClientRank withClientRank(0)}
+ * the client runs on the scheduler's rank instead, as dask-mpi's {@code execute()} allows, and ranks 1 and
+ * up run workers):
  * <pre>{@code
  * public static void main(String[] args) {
  *     Client client = MpiCluster.initialize();               // only rank 1 gets past this line

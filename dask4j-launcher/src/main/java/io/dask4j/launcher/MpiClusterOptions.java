@@ -20,7 +20,9 @@ import java.util.Objects;
  * @param localDirectory where workers put spill files; null for the temporary directory
  * @param schedulerRank the rank running the scheduler (default 0; {@link RankLayout#NONE} for none)
  * @param clientRank the rank returning from {@code initialize} to run the client (default 1;
- *     {@link RankLayout#NONE} for none, as {@code dask4j mpi})
+ *     {@link RankLayout#NONE} for none, as {@code dask4j mpi}). It may be the scheduler's rank, as dask-mpi's
+ *     {@code execute()} allows: the scheduler then runs in the user's process and the client reaches it
+ *     in-process, so the job needs one process fewer (as many as a tcp local cluster)
  * @param exclusiveWorkers true (default): no worker on the scheduler and client ranks
  * @param workerNamePrefix workers are named {@code <prefix>-<rank>} (default {@code worker})
  * @param tcpListener whether the scheduler also listens on TCP for clients outside the job (always on for

@@ -9,7 +9,9 @@ import java.util.stream.Collectors;
 /**
  * Which rank does what in a job of {@code size} ranks: the scheduler on {@code schedulerRank} (none with
  * {@link #NONE}, as for {@code dask4j mpi --no-scheduler}), the client on {@code clientRank} (none with
- * {@link #NONE}, as for {@code dask4j mpi}), workers on every other rank; with {@code exclusiveWorkers}
+ * {@link #NONE}, as for {@code dask4j mpi}; the scheduler's own rank is allowed, as dask-mpi's {@code
+ * execute()}: the scheduler then runs beside the user's code in one process), workers on every other rank;
+ * with {@code exclusiveWorkers}
  * false, the scheduler and client ranks run a worker too. Pure and immutable: every rank computes the
  * same layout from the same inputs, so a bad layout fails alike everywhere with no message exchanged.
  *
@@ -27,9 +29,6 @@ public record RankLayout(int size, int schedulerRank, int clientRank, boolean ex
         if (schedulerRank < NONE || clientRank < NONE) {
             throw new LayoutException("ranks are >= 0 (or -1 for none): scheduler " + schedulerRank + ", client " + clientRank);
         }
-        if (schedulerRank != NONE && schedulerRank == clientRank) {
-            throw new LayoutException("the scheduler and the client need different ranks (both are " + schedulerRank + ")");
-        }
         int needed = minimumSize(schedulerRank, clientRank, exclusiveWorkers);
         if (size < needed) {
             throw new LayoutException("too few MPI ranks: this job has " + size + ", the layout needs at least " + needed
@@ -44,7 +43,7 @@ public record RankLayout(int size, int schedulerRank, int clientRank, boolean ex
         if (!exclusiveWorkers) {
             return Math.max(1, highest);
         }
-        int special = (schedulerRank != NONE ? 1 : 0) + (clientRank != NONE ? 1 : 0);
+        int special = (schedulerRank != NONE ? 1 : 0) + (clientRank != NONE && clientRank != schedulerRank ? 1 : 0);
         return Math.max(highest, special + 1);
     }
 
@@ -81,6 +80,11 @@ public record RankLayout(int size, int schedulerRank, int clientRank, boolean ex
         return schedulerRank != NONE;
     }
 
+    /** True when the client runs in the scheduler's process (dask-mpi's {@code execute()} layout). */
+    public boolean clientBesideScheduler() {
+        return schedulerRank != NONE && clientRank == schedulerRank;
+    }
+
     /** Roles of a rank as written in logs, e.g. {@code scheduler+worker}. */
     public String label(int rank) {
         return roles(rank).stream().map(Role::label).collect(Collectors.joining("+"));
@@ -88,10 +92,12 @@ public record RankLayout(int size, int schedulerRank, int clientRank, boolean ex
 
     private static String describe(int schedulerRank, int clientRank, boolean exclusiveWorkers) {
         List<String> parts = new ArrayList<>();
-        if (schedulerRank != NONE) {
+        if (schedulerRank != NONE && schedulerRank == clientRank) {
+            parts.add("scheduler and client on rank " + schedulerRank);
+        } else if (schedulerRank != NONE) {
             parts.add("scheduler on rank " + schedulerRank);
         }
-        if (clientRank != NONE) {
+        if (clientRank != NONE && clientRank != schedulerRank) {
             parts.add("client on rank " + clientRank);
         }
         parts.add(exclusiveWorkers ? "workers on the other ranks, at least one" : "a worker on every rank");

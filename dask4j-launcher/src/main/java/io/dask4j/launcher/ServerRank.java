@@ -96,13 +96,8 @@ final class ServerRank {
                     code = late.getAsInt();
                     break;
                 }
-                SchedulerSnapshot now = rank.scheduler != null ? snapshot() : null;
+                SchedulerSnapshot now = rank.scheduler != null ? checkWorkers(expected) : null;
                 if (now != null) {
-                    List<String> lost = lostWorkers(expected, now);
-                    if (!lost.isEmpty()) {
-                        rank.abort("worker " + String.join(", ", lost) + " of this job was lost (its process died or"
-                                + " stopped answering)", null);
-                    }
                     if (layout.clientRank() != RankLayout.NONE) {
                         if (now.clients() > 0) {
                             clientSeen = true;
@@ -127,7 +122,60 @@ final class ServerRank {
         return shutDown(code);
     }
 
+    /**
+     * The scheduler's part on a rank that also runs the client (dask-mpi's {@code execute()} layout): announces
+     * the scheduler and starts a daemon thread that ends the job when a worker of the job is lost, as {@link
+     * #serve} does on a scheduler rank of its own. The client rank calls {@link #shutDownBesideClient} at the end.
+     */
+    static ServerRank besideClient(ClusterRank rank) {
+        ServerRank server = new ServerRank(rank);
+        server.announceScheduler();
+        Set<String> expected = rank.layout.workerRanks().stream().map(rank::workerName).collect(Collectors.toCollection(TreeSet::new));
+        Thread.ofPlatform().name("dask4j-worker-watch").daemon(true).start(() -> {
+            try {
+                while (!server.stopping) {
+                    server.checkWorkers(expected);
+                    Thread.sleep(POLL.toMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                rank.abort("rank " + rank.rank + " failed while watching its workers: " + e, e);
+            }
+        });
+        return server;
+    }
+
+    /**
+     * Ends the cluster from the client's own rank: tells every other rank to shut down with the client's
+     * {@code code} and stops the scheduler (and this rank's worker, if any). The caller then finishes MPI.
+     */
+    void shutDownBesideClient(int code) {
+        if (stopping) {
+            return;
+        }
+        tellOthersAndStop(code);
+    }
+
+    /** The scheduler's state after checking it still has every worker of the job (else the job ends); null if busy. */
+    private SchedulerSnapshot checkWorkers(Set<String> expected) {
+        SchedulerSnapshot now = snapshot();
+        if (now != null && !stopping) {
+            List<String> lost = lostWorkers(expected, now);
+            if (!lost.isEmpty()) {
+                rank.abort("worker " + String.join(", ", lost) + " of this job was lost (its process died or"
+                        + " stopped answering)", null);
+            }
+        }
+        return now;
+    }
+
     private int shutDown(int clientCode) {
+        tellOthersAndStop(clientCode);
+        return finish(rank, 0, clientCode != ControlChannel.CLIENT_EXITED);
+    }
+
+    private void tellOthersAndStop(int clientCode) {
         stopping = true;
         LOG.info("shutting down (client exit code {})", clientCode);
         if (rank.isScheduler()) {
@@ -144,7 +192,6 @@ final class ServerRank {
             }
         }
         stopRoles();
-        return finish(rank, 0, clientCode != ControlChannel.CLIENT_EXITED);
     }
 
     /**

@@ -63,9 +63,18 @@ class RankLayoutTest {
         assertThat(layout.workerRanks()).containsExactly(0);
     }
 
+    /** dask-mpi's execute() layout: the client runs in the scheduler's process, workers on every other rank. */
     @Test
-    void theSchedulerAndTheClientCannotShareARank() {
-        assertThatThrownBy(() -> new RankLayout(4, 1, 1, false)).isInstanceOf(LayoutException.class)
-                .hasMessageContaining("different ranks");
+    void theClientMayShareTheSchedulersRank() {
+        RankLayout layout = new RankLayout(3, 0, 0, true);
+
+        assertThat(layout.roles(0)).isEqualTo(Set.of(Role.SCHEDULER, Role.CLIENT));
+        assertThat(layout.clientBesideScheduler()).isTrue();
+        assertThat(layout.label(0)).isEqualTo("scheduler+client");
+        assertThat(layout.workerRanks()).containsExactly(1, 2);
+        assertThat(RankLayout.minimumSize(0, 0, true)).isEqualTo(2);
+        assertThat(new RankLayout(3, 0, 1, true).clientBesideScheduler()).isFalse();
+        assertThatThrownBy(() -> new RankLayout(1, 0, 0, true)).isInstanceOf(LayoutException.class)
+                .hasMessageContaining("needs at least 2").hasMessageContaining("scheduler and client on rank 0");
     }
 }

@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The mpi backend of {@link SeedBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} of this
- * JVM's java and class path running the same command with {@code --in-mpi-job}; on each rank
- * {@link #runRank} enters {@link MpiCluster#execute} (rank 0 scheduler, rank 1 client, the rest
- * workers), the client rank runs the workload and prints {@code SEED-RESULT <json>}, which the launching
+ * The mpi backend of {@link SeedBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} (or
+ * {@code workers+1} with {@code --client-rank 0}) of this JVM's java and class path running the same command
+ * with {@code --in-mpi-job}; on each rank {@link #runRank} enters {@link MpiCluster#execute} (rank 0 scheduler,
+ * rank 1 client or the client beside the scheduler, the rest workers), the client rank runs the workload and prints {@code SEED-RESULT <json>}, which the launching
  * process reads back. Every other line of the job goes to this process's stderr.
  */
 final class MpiSeedJob {
@@ -25,8 +25,10 @@ final class MpiSeedJob {
     private MpiSeedJob() {
     }
 
-    /** The JVM roles of an mpi job, for {@link AotCaches}. */
-    static final List<String> ROLES = List.of("scheduler", "client", "worker");
+    /** The JVM roles of an mpi job, for {@link AotCaches}: the client's JVM is the scheduler's with --client-rank 0. */
+    static List<String> roles(SeedBenchCommand cmd) {
+        return cmd.mpiJob.clientRank == 0 ? List.of("scheduler+client", "worker") : List.of("scheduler", "client", "worker");
+    }
 
     static SeedResult launch(SeedBenchCommand cmd, AotCaches caches) throws Exception {
         boolean ownLogs = cmd.mpiLogs == null;
@@ -44,7 +46,7 @@ final class MpiSeedJob {
         }
         SeedResult result;
         try {
-            result = cmd.runJob(command, caches, ROLES);
+            result = cmd.runJob(command, caches, roles(cmd));
         } catch (JobStoppedException stopped) {
             if (ownLogs) {
                 MpiJobs.deleteLogs(cmd.mpiLogs);   // stopped on purpose: nobody will look for them
@@ -65,16 +67,20 @@ final class MpiSeedJob {
     }
 
     /**
-     * The mpirun command line: workers + 2 ranks of this JVM's java running this command with --in-mpi-job,
-     * as one application context per role, since their JVM options differ: the scheduler (rank 0) and the
-     * client (rank 1) get {@link SeedBenchCommand#serviceJvmArgs}, the workers {@link
+     * The mpirun command line: workers + 2 ranks (workers + 1 with the client beside the scheduler) of this JVM's
+     * java running this command with --in-mpi-job, as one application context per role, since their JVM options
+     * differ: the scheduler (rank 0) and the client (rank 1, or rank 0 with it) get {@link SeedBenchCommand#serviceJvmArgs}, the workers {@link
      * SeedBenchCommand#workerJvmArgs}, each with its role's AOT cache. While the workers' cache is missing only
      * rank 2 trains it (a context of its own), so that the workers do not each assemble one.
      */
     static List<String> command(SeedBenchCommand cmd, AotCaches caches) {
-        List<String> line = MpiJobs.launcherOptions(cmd.mpiJob.mpi, cmd.workers + 2);
-        addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("scheduler", true)));
-        addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("client", true)));
+        List<String> line = MpiJobs.launcherOptions(cmd.mpiJob.mpi, cmd.mpiJob.ranks(cmd.workers));
+        if (cmd.mpiJob.clientRank == 0) {
+            addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("scheduler+client", true)));
+        } else {
+            addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("scheduler", true)));
+            addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("client", true)));
+        }
         if (!caches.enabled() || caches.has("worker")) {
             addContext(line, cmd.workers, rankCommand(cmd, cmd.workerJvmArgs(), caches.jvmArgs("worker", false)));
         } else {
@@ -112,6 +118,7 @@ final class MpiSeedJob {
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
                 "--layout", cmd.layout,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
+                "--client-rank", Integer.toString(cmd.mpiJob.clientRank),
                 "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed)));
         return line;
     }
@@ -119,7 +126,8 @@ final class MpiSeedJob {
     /** On a rank of the job: serve (scheduler, workers) or run the workload (client) and print its result. */
     static int runRank(SeedBenchCommand cmd, SeedWorkload workload) throws Exception {
         MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.mpiJob.protocol))
-                .withThreads(1).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
+                .withThreads(1).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs)
+                .withClientRank(cmd.mpiJob.clientRank);
         String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
         SeedResult result = MpiCluster.execute(options, client -> workload.run(client, label, MpiCluster.workerRanks().size()));
         System.out.println(SeedResult.LINE_PREFIX + result.toJson());

@@ -7,6 +7,7 @@ import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.bench.MpiJobs;
 import io.dask4j.bench.OptionChecks;
+import io.dask4j.bench.ProcessLayout;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import picocli.CommandLine;
@@ -35,7 +36,7 @@ import java.util.concurrent.Callable;
  *   <li>{@code tcp}: this command again in a fresh driver JVM (scheduler and client) that starts a local
  *       cluster of {@code workers} worker JVMs x 1 thread ({@code --worker-heap} each); see {@link TcpSeedJob};</li>
  *   <li>{@code mpi}: this command again under {@code mpirun -np workers+2} (scheduler rank 0, client rank 1,
- *       workers on the rest) with {@code MpiCluster}; see {@link MpiSeedJob}.</li>
+ *       workers on the rest; {@code --client-rank 0}: {@code workers+1} ranks, the client beside the scheduler) with {@code MpiCluster}; see {@link MpiSeedJob}.</li>
  * </ul>
  * Both tcp and mpi jobs thus run in fresh JVMs, which by default start with an AOT cache per role
  * ({@code --aot-cache}, {@link AotCaches}); the JSON says whether a job trained them ({@code aot}). The
@@ -163,12 +164,13 @@ public final class SeedBenchCommand implements Callable<Integer> {
                 }
             }
             case "tcp" -> TcpSeedJob.launch(this, aotCaches(TcpSeedJob.ROLES));
-            case "mpi" -> MpiSeedJob.launch(this, aotCaches(MpiSeedJob.ROLES));
+            case "mpi" -> MpiSeedJob.launch(this, aotCaches(MpiSeedJob.roles(this)));
             default -> throw new IllegalStateException("no case for backend " + b);
         };
         if (result == null) {
             return 1;
         }
+        result = result.withProcesses(ProcessLayout.of(b, workers, mpiJob.clientRank));
         out.println(json ? result.toJson() : result.toText());
         return 0;
     }
@@ -202,6 +204,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
             return AotCaches.OFF;
         }
         List<String> key = new ArrayList<>(List.of("seed", backend.toLowerCase(Locale.ROOT), mpiJob.mpi, mpiJob.protocol,
+                "client-rank-" + mpiJob.clientRank,
                 Integer.toString(n), chunk, layout, Integer.toString(workers), Long.toString(seed)));
         key.addAll(workerJvmArgs());
         key.addAll(serviceJvmArgs());

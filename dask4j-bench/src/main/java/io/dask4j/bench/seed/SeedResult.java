@@ -21,9 +21,11 @@ import java.util.Map;
  * @param result the sum of the last run
  * @param aot the JVMs' AOT caches ({@link io.dask4j.bench.AotCaches}): {@code off}, {@code training} (some
  *     JVM of the job trained its cache, so its times include that) or {@code cached} (every JVM started with one)
+ * @param processes which processes the cluster ran in (set by the launching command; null until then)
  */
 public record SeedResult(String backend, int n, int chunk, int workers, String layout, List<Double> seconds,
-                         List<Double> warmupSeconds, double persistSeconds, double result, String aot) {
+                         List<Double> warmupSeconds, double persistSeconds, double result, String aot,
+                         io.dask4j.bench.ProcessLayout processes) {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Starts the line on which a job's driver or client rank prints its result for the launching process. */
     static final String LINE_PREFIX = "SEED-RESULT ";
@@ -35,7 +37,12 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
 
     /** This result with the AOT-cache state of the job that produced it. */
     public SeedResult withAot(String state) {
-        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, result, state);
+        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, result, state, processes);
+    }
+
+    /** This result with the processes its cluster ran in. */
+    public SeedResult withProcesses(io.dask4j.bench.ProcessLayout where) {
+        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, result, aot, where);
     }
 
     public double median() {
@@ -59,7 +66,10 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
         return s;
     }
 
-    /** One JSON object: backend, n, chunk, workers, layout, median_s, min_s, max_s, result (and a few extras, aot among them). */
+    /**
+     * One JSON object: backend, n, chunk, workers, layout, median_s, min_s, max_s, result (and a few extras, aot
+     * among them, and process_layout, processes and under mpi client_rank once known).
+     */
     public String toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("backend", backend);
@@ -76,6 +86,9 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
         m.put("warmup_s", warmupSeconds);
         m.put("persist_s", persistSeconds);
         m.put("aot", aot);
+        if (processes != null) {
+            processes.into(m);
+        }
         try {
             return JSON.writeValueAsString(m);
         } catch (JsonProcessingException e) {
@@ -89,7 +102,7 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
             return new SeedResult((String) m.get("backend"), ((Number) m.get("n")).intValue(), ((Number) m.get("chunk")).intValue(),
                     ((Number) m.get("workers")).intValue(), (String) m.get("layout"), doubles(m.get("runs_s")), doubles(m.get("warmup_s")),
                     ((Number) m.get("persist_s")).doubleValue(), ((Number) m.get("result")).doubleValue(),
-                    m.get("aot") instanceof String state ? state : "off");
+                    m.get("aot") instanceof String state ? state : "off", io.dask4j.bench.ProcessLayout.from(m));
         } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
             throw new IllegalArgumentException("not a seed result: " + text, e);
         }

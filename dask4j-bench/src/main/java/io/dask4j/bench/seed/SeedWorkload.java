@@ -62,7 +62,7 @@ public final class SeedWorkload {
                 result = r[1];
                 progress.printf(Locale.ROOT, "run %d: %.3f s, sum=%.6e%n", i + 1, r[0], r[1]);
             }
-            return new SeedResult(backend, n, x.chunks().colSize(0), workers, SeedResult.layoutName(layout), times, warm, persist, result, "off");
+            return new SeedResult(backend, n, x.chunks().colSize(0), workers, SeedResult.layoutName(layout), times, warm, persist, result, "off", null);
         } finally {
             x.release();
         }

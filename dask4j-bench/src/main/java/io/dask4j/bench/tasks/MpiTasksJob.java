@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The mpi backend of {@link TasksBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} of this
- * JVM's java running the same command with {@code --in-mpi-job}; on each rank {@link #runRank} enters
- * {@link MpiCluster#execute} (rank 0 scheduler, rank 1 client, the rest workers), and the client rank runs
+ * The mpi backend of {@link TasksBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} (or
+ * {@code workers+1} with {@code --client-rank 0}) of this JVM's java running the same command with {@code
+ * --in-mpi-job}; on each rank {@link #runRank} enters {@link MpiCluster#execute} (rank 0 scheduler, rank 1
+ * client or the client beside the scheduler, the rest workers), and the client rank runs
  * the workloads and prints one {@code TASKS-RESULT <json>} line per workload for the launching process.
  */
 final class MpiTasksJob {
@@ -56,7 +57,7 @@ final class MpiTasksJob {
     /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
     static List<String> command(TasksBenchCommand cmd, Path logs) {
         MpiJobs.rejectOpenMpiRewrites(cmd.mpiJob.mpi, System.getProperty("java.class.path"));
-        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.workers + 2);
+        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.mpiJob.ranks(cmd.workers));
         // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
         // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).
         line.addAll(List.of("-XX:+UseSerialGC", "-Xss1m", "--enable-native-access=ALL-UNNAMED",
@@ -64,6 +65,8 @@ final class MpiTasksJob {
                 "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
                 "--workers", Integer.toString(cmd.workers), "--threads", Integer.toString(cmd.threads),
                 "--n", Integer.toString(cmd.n), "--repeat", Integer.toString(cmd.repeat),
+                "--client-rank", Integer.toString(cmd.mpiJob.clientRank), "--workload", String.join(",", cmd.workloadNames),
+                "--rounds", Integer.toString(cmd.rounds), "--chain", Integer.toString(cmd.chain),
                 "--mpi-logs", logs.toString()));
         return line;
     }
@@ -71,7 +74,8 @@ final class MpiTasksJob {
     /** On a rank of the job: serve (scheduler, workers) or run the workloads (client) and print the results. */
     static int runRank(TasksBenchCommand cmd) throws Exception {
         MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.mpiJob.protocol))
-                .withThreads(cmd.threads).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs);
+                .withThreads(cmd.threads).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs)
+                .withClientRank(cmd.mpiJob.clientRank);
         String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
         List<TasksBenchCommand.Result> results = MpiCluster.execute(options, client -> cmd.workloads(client, label));
         for (TasksBenchCommand.Result r : results) {

@@ -3,50 +3,59 @@ package io.dask4j.bench.tasks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dask4j.bench.MpiJobOptions;
+import io.dask4j.bench.ProcessLayout;
 import io.dask4j.bench.OptionChecks;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
 import io.dask4j.runtime.client.TaskGraph;
 import io.dask4j.runtime.cluster.LocalCluster;
+import org.HdrHistogram.Histogram;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dask4j bench tasks}: scheduler throughput on a local cluster. Three workloads:
+ * {@code dask4j bench tasks}: scheduler throughput and latency on a local cluster. Four workloads:
  * <ul>
  *   <li>{@code map}: N independent no-op tasks submitted with {@code client.map}, timed from submit
  *       until every task is done (Dask's usual measure, {@code wait(client.map(...))});</li>
  *   <li>{@code tree}: a binary reduction tree over N leaves (2N-1 tasks), timed until the root's value
  *       is back at the client;</li>
- *   <li>{@code round-trip}: one {@code submit -> result}, repeated; {@code seconds} is the median.</li>
+ *   <li>{@code round-trip}: one {@code submit -> result}, repeated {@code --rounds} times one after the other;
+ *       the latencies go into an HdrHistogram, and the JSON has its p50, p99 and p99.9 in microseconds
+ *       ({@code seconds} is the p50);</li>
+ *   <li>{@code chain}: a graph of {@code --chain} tasks each taking the previous task's result, timed until
+ *       the last value is back: latency-bound, every task waits for the one before it.</li>
  * </ul>
  * Each workload runs once to warm up and then {@code --repeat} times with fresh keys; the median run
  * is reported. inproc runs the workers in this JVM; tcp starts them as separate JVMs; mpi runs the whole
- * cluster as an {@code mpirun} job ({@link MpiTasksJob}: scheduler, client and workers each a rank, talking
- * over mpi, or over tcp with {@code --protocol tcp} for a side-by-side figure). Goal (DESIGN.md §8,
- * external design notes; the README's figures table repeats it): at least 50,000 no-op tasks/s with 2 workers
- * x 1 thread over tcp.
+ * cluster as an {@code mpirun} job ({@link MpiTasksJob}: scheduler, client and workers each a rank, or with
+ * {@code --client-rank 0} the client beside the scheduler on rank 0, talking over mpi, or over tcp with
+ * {@code --protocol tcp} for a side-by-side figure). Goal (DESIGN.md §8, external design notes; the README's
+ * figures table repeats it): at least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
  *
  * <p>With {@code --dashboard} the scheduler also serves its dashboard (on a free port) and a poller
  * fetches the JSON API every 500 ms as an open page would, to show what watching costs.
  *
  * <p>Prints a table, or with {@code --json} one JSON object per workload: {@code backend, workload, n,
- * tasks_per_s, seconds, dashboard}.
+ * tasks_per_s, seconds, dashboard, process_layout, processes} (and {@code client_rank} under mpi;
+ * {@code latency_us_p50, latency_us_p99, latency_us_p999} for round-trip).
  */
 @Command(name = "tasks", mixinStandardHelpOptions = true,
-        description = "Measure scheduler throughput (no-op map, binary tree reduction, single round trip).")
+        description = "Measure scheduler throughput and latency (no-op map, tree reduction, round trips, a chain).")
 public final class TasksBenchCommand implements Callable<Integer> {
 
     @Option(names = "--backend", defaultValue = "inproc", description = "inproc, tcp or mpi (default: ${DEFAULT-VALUE})")
@@ -74,6 +83,16 @@ public final class TasksBenchCommand implements Callable<Integer> {
     @Option(names = "--repeat", defaultValue = "3", description = "timed runs per workload, median reported (default: ${DEFAULT-VALUE})")
     int repeat;
 
+    @Option(names = "--workload", split = ",", defaultValue = "map,tree,round-trip,chain",
+            description = "workloads to run, comma-separated: map, tree, round-trip, chain (default: ${DEFAULT-VALUE})")
+    List<String> workloadNames;
+
+    @Option(names = "--rounds", defaultValue = "2000", description = "round-trip: timed submit -> result calls (default: ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--chain", defaultValue = "10000", description = "chain: tasks in the chain (default: ${DEFAULT-VALUE})")
+    int chain;
+
     @Option(names = "--json", description = "one JSON object per line instead of a table")
     boolean json;
 
@@ -98,21 +117,49 @@ public final class TasksBenchCommand implements Callable<Integer> {
         System.exit(new CommandLine(new TasksBenchCommand()).execute(OpenMpiArguments.repair(args)));
     }
 
-    /** One measured workload. */
-    record Result(String backend, String workload, int n, double tasksPerSecond, double seconds, boolean dashboard) {
+    /**
+     * One measured workload. {@code latencyUs} holds p50, p99 and p99.9 in microseconds for round-trip, else
+     * null; {@code layout} says which processes the cluster ran in.
+     */
+    record Result(String backend, String workload, int n, double tasksPerSecond, double seconds, boolean dashboard,
+                  double[] latencyUs, ProcessLayout layout) {
         private static final ObjectMapper JSON = new ObjectMapper();
 
+        Result withLayout(ProcessLayout l) {
+            return new Result(backend, workload, n, tasksPerSecond, seconds, dashboard, latencyUs, l);
+        }
+
         String toJson() {
-            return String.format(Locale.ROOT, "{\"backend\":\"%s\",\"workload\":\"%s\",\"n\":%d,\"tasks_per_s\":%.1f,\"seconds\":%.6f,\"dashboard\":%b}",
-                    backend, workload, n, tasksPerSecond, seconds, dashboard);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("backend", backend);
+            m.put("workload", workload);
+            m.put("n", n);
+            m.put("tasks_per_s", Math.round(tasksPerSecond * 10) / 10.0);
+            m.put("seconds", seconds);
+            m.put("dashboard", dashboard);
+            if (latencyUs != null) {
+                m.put("latency_us_p50", latencyUs[0]);
+                m.put("latency_us_p99", latencyUs[1]);
+                m.put("latency_us_p999", latencyUs[2]);
+            }
+            if (layout != null) {
+                layout.into(m);
+            }
+            try {
+                return JSON.writeValueAsString(m);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         static Result fromJson(String text) {
             try {
                 Map<?, ?> m = JSON.readValue(text, Map.class);
+                double[] latency = m.get("latency_us_p50") instanceof Number p50 ? new double[]{p50.doubleValue(),
+                        ((Number) m.get("latency_us_p99")).doubleValue(), ((Number) m.get("latency_us_p999")).doubleValue()} : null;
                 return new Result((String) m.get("backend"), (String) m.get("workload"), ((Number) m.get("n")).intValue(),
                         ((Number) m.get("tasks_per_s")).doubleValue(), ((Number) m.get("seconds")).doubleValue(),
-                        (Boolean) m.get("dashboard"));
+                        (Boolean) m.get("dashboard"), latency, ProcessLayout.from(m));
             } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
                 throw new IllegalArgumentException("not a tasks result: " + text, e);
             }
@@ -130,6 +177,13 @@ public final class TasksBenchCommand implements Callable<Integer> {
         OptionChecks.atLeast(spec, "--threads", threads, 1);
         OptionChecks.atLeast(spec, "--n", n, 1);
         OptionChecks.atLeast(spec, "--repeat", repeat, 1);
+        OptionChecks.atLeast(spec, "--rounds", rounds, 1);
+        OptionChecks.atLeast(spec, "--chain", chain, 1);
+        for (String w : workloadNames) {
+            if (!WORKLOADS.contains(w)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown --workload '" + w + "': expected one of " + WORKLOADS);
+            }
+        }
         mpiJob.check(spec);
         if (inMpiJob) {
             return MpiTasksJob.runRank(this);
@@ -142,7 +196,8 @@ public final class TasksBenchCommand implements Callable<Integer> {
             if (results == null) {
                 return 1;
             }
-            print(results, "");
+            ProcessLayout layout = ProcessLayout.mpi(workers, mpiJob.clientRank);
+            print(results.stream().map(r -> r.withLayout(layout)).toList(), "");
             return 0;
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
@@ -166,14 +221,26 @@ public final class TasksBenchCommand implements Callable<Integer> {
                 }
             }
         }
-        print(results, polled);
+        ProcessLayout layout = ProcessLayout.of(scheme, workers, -1);
+        print(results.stream().map(r -> r.withLayout(layout)).toList(), polled);
         return 0;
     }
 
-    /** The three workloads on {@code client}, each labelled with {@code label} (the backend). */
+    static final List<String> WORKLOADS = List.of("map", "tree", "round-trip", "chain");
+
+    /** The chosen workloads on {@code client}, in the order given, each labelled with {@code label} (the backend). */
     List<Result> workloads(Client client, String label) throws Exception {
-        return List.of(measure(label, "map", n, () -> map(client)), measure(label, "tree", 2 * n - 1, () -> tree(client)),
-                roundTrip(client, label));
+        List<Result> results = new ArrayList<>();
+        for (String w : workloadNames) {
+            results.add(switch (w) {
+                case "map" -> measure(label, "map", n, () -> map(client));
+                case "tree" -> measure(label, "tree", 2 * n - 1, () -> tree(client));
+                case "round-trip" -> roundTrip(client, label);
+                case "chain" -> measure(label, "chain", chain, () -> chain(client));
+                default -> throw new IllegalArgumentException("unknown workload " + w);
+            });
+        }
+        return results;
     }
 
     private void print(List<Result> results, String polled) {
@@ -202,7 +269,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         Arrays.sort(times);
         double median = times[times.length / 2];
-        return new Result(label, workload, tasks, tasks / median, median, dashboard);
+        return new Result(label, workload, tasks, tasks / median, median, dashboard, null, null);
     }
 
     private double map(Client client) throws Exception {
@@ -250,23 +317,48 @@ public final class TasksBenchCommand implements Callable<Integer> {
         return seconds;
     }
 
+    private int chainRun;
+
+    /** A chain of {@code --chain} tasks, each adding one to the previous result; timed until the last value is back. */
+    private double chain(Client client) {
+        String prefix = "chain" + (++chainRun) + "-";
+        TaskGraph g = new TaskGraph();
+        g.add(prefix + 0, (Long v) -> v, 0L);
+        for (int i = 1; i < chain; i++) {
+            g.add(prefix + i, (Long v) -> v + 1, TaskGraph.ref(prefix + (i - 1)));
+        }
+        String last = prefix + (chain - 1);
+        long start = System.nanoTime();
+        Map<String, Object> result = client.compute(g, last);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!Long.valueOf(chain - 1).equals(result.get(last))) {
+            throw new IllegalStateException("chain ends at " + result.get(last) + ", expected " + (chain - 1));
+        }
+        return seconds;
+    }
+
+    /**
+     * {@code --rounds} sequential {@code submit -> result} calls (after a tenth as many, at least 50, untimed),
+     * each recorded in an HdrHistogram to the microsecond.
+     */
     private Result roundTrip(Client client, String label) {
-        int rounds = 300;
-        double[] times = new double[rounds];
-        for (int i = -50; i < rounds; i++) {
+        Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        int warmup = Math.max(50, rounds / 10);
+        for (int i = -warmup; i < rounds; i++) {
             int x = i;
             long start = System.nanoTime();
             DaskFuture<Integer> f = client.submit((Integer v) -> v + 1, x);
             if (f.result() != x + 1) {
                 throw new IllegalStateException("wrong round-trip result");
             }
+            long took = System.nanoTime() - start;
             f.release();
             if (i >= 0) {
-                times[i] = (System.nanoTime() - start) / 1e9;
+                latency.recordValue(Math.min(took, latency.getHighestTrackableValue()));
             }
         }
-        Arrays.sort(times);
-        double median = times[rounds / 2];
-        return new Result(label, "round-trip", 1, 1 / median, median, dashboard);
+        double[] us = {latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
+                latency.getValueAtPercentile(99.9) / 1e3};
+        return new Result(label, "round-trip", rounds, 1e6 / us[0], us[0] / 1e6, dashboard, us, null);
     }
 }

@@ -117,16 +117,30 @@ class SeedBenchCommandTest {
         SeedBenchCommand cmd = new SeedBenchCommand();
         new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--n", "1000", "--aot-cache", dir.toString());
         cmd.jobClassPath = dir.resolve("app.jar").toString();
-        io.dask4j.bench.AotCaches caches = cmd.aotCaches(MpiSeedJob.ROLES);
+        io.dask4j.bench.AotCaches caches = cmd.aotCaches(MpiSeedJob.roles(cmd));
         List<String> training = MpiSeedJob.command(cmd, caches);
         assertThat(contexts(training)).containsExactly("1 scheduler.staging", "1 client.staging", "1 worker.staging", "2 -");
-        for (String role : MpiSeedJob.ROLES) {
+        for (String role : MpiSeedJob.roles(cmd)) {
             Files.writeString(caches.directory().resolve(role + ".aot"), "x");
         }
         List<String> cached = MpiSeedJob.command(cmd, caches);
         assertThat(contexts(cached)).containsExactly("1 scheduler.aot", "1 client.aot", "3 worker.aot");
-        assertThat(SeedBenchCommand.aotState(caches, MpiSeedJob.ROLES)).isEqualTo("cached");
+        assertThat(SeedBenchCommand.aotState(caches, MpiSeedJob.roles(cmd))).isEqualTo("cached");
         assertThat(cached.stream().filter(a -> a.equals("--in-mpi-job")).count()).isEqualTo(3);
+    }
+
+    @Test
+    void withTheClientBesideTheSchedulerTheMpiJobRunsOneRankFewerInOneServiceContext(@TempDir Path dir) throws Exception {
+        SeedBenchCommand cmd = new SeedBenchCommand();
+        new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--client-rank", "0", "--aot-cache", dir.toString());
+        cmd.jobClassPath = dir.resolve("app.jar").toString();
+        io.dask4j.bench.AotCaches caches = cmd.aotCaches(MpiSeedJob.roles(cmd));
+        for (String role : MpiSeedJob.roles(cmd)) {
+            Files.writeString(caches.directory().resolve(role + ".aot"), "x");
+        }
+        List<String> line = MpiSeedJob.command(cmd, caches);
+        assertThat(contexts(line)).containsExactly("1 scheduler+client.aot", "3 worker.aot");
+        assertThat(line.get(line.indexOf("--client-rank") + 1)).isEqualTo("0");
     }
 
     /** Per application context of an mpirun line: its rank count and the file of its AOT option, or "-". */
@@ -163,9 +177,9 @@ class SeedBenchCommandTest {
         SeedBenchCommand cmd = new SeedBenchCommand();
         new CommandLine(cmd).parseArgs("--backend", "mpi", "--aot-cache", dir.resolve("scratch-cpu").toString());
         cmd.jobClassPath = dir.resolve("app.jar").toString();
-        assertThat(cmd.aotCaches(MpiSeedJob.ROLES).enabled()).isFalse();
+        assertThat(cmd.aotCaches(MpiSeedJob.roles(cmd)).enabled()).isFalse();
         new CommandLine(cmd).parseArgs("--backend", "mpi", "--mpi", "mpich", "--aot-cache", dir.resolve("scratch-cpu").toString());
-        assertThat(cmd.aotCaches(MpiSeedJob.ROLES).enabled()).isTrue();
+        assertThat(cmd.aotCaches(MpiSeedJob.roles(cmd)).enabled()).isTrue();
     }
 
     /**
@@ -230,7 +244,8 @@ class SeedBenchCommandTest {
 
     @Test
     void resultsRoundTripThroughJson() {
-        SeedResult r = new SeedResult("tcp", 10, 5, 3, "mirrors", List.of(3.0, 1.0, 2.0), List.of(9.0), 0.5, 123.5, "cached");
+        SeedResult r = new SeedResult("tcp", 10, 5, 3, "mirrors", List.of(3.0, 1.0, 2.0), List.of(9.0), 0.5, 123.5, "cached",
+                io.dask4j.bench.ProcessLayout.mpi(3, 0));
         SeedResult back = SeedResult.fromJson(r.toJson());
         assertThat(back).isEqualTo(r);
         assertThat(back.median()).isEqualTo(2.0);

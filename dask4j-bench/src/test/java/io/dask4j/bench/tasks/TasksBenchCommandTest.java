@@ -23,13 +23,41 @@ class TasksBenchCommandTest {
     void printsOneJsonObjectPerWorkload() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "inproc", "--n", "200", "--repeat", "1", "--json");
+        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "inproc", "--n", "200", "--repeat", "1",
+                "--rounds", "100", "--chain", "300", "--json");
         assertThat(code).isZero();
         String[] lines = bytes.toString(StandardCharsets.UTF_8).strip().split("\n");
-        assertThat(lines).hasSize(3);
-        assertThat(lines[0]).startsWith("{\"backend\":\"inproc\",\"workload\":\"map\",\"n\":200,\"tasks_per_s\":");
+        assertThat(lines).hasSize(4);
+        assertThat(lines[0]).startsWith("{\"backend\":\"inproc\",\"workload\":\"map\",\"n\":200,\"tasks_per_s\":")
+                .contains("\"processes\":1").doesNotContain("client_rank").doesNotContain("latency_us");
         assertThat(lines[1]).contains("\"workload\":\"tree\",\"n\":399");
-        assertThat(lines[2]).contains("\"workload\":\"round-trip\",\"n\":1").contains("\"seconds\":");
+        TasksBenchCommand.Result trip = TasksBenchCommand.Result.fromJson(lines[2]);
+        assertThat(trip.workload()).isEqualTo("round-trip");
+        assertThat(trip.n()).isEqualTo(100);
+        assertThat(trip.latencyUs()).hasSize(3);
+        assertThat(trip.latencyUs()[0]).isPositive().isLessThanOrEqualTo(trip.latencyUs()[1]);
+        assertThat(trip.latencyUs()[1]).isLessThanOrEqualTo(trip.latencyUs()[2]);
+        assertThat(trip.seconds()).isEqualTo(trip.latencyUs()[0] / 1e6);
+        assertThat(lines[2]).contains("\"latency_us_p50\":", "\"latency_us_p99\":", "\"latency_us_p999\":");
+        TasksBenchCommand.Result chain = TasksBenchCommand.Result.fromJson(lines[3]);
+        assertThat(chain.workload()).isEqualTo("chain");
+        assertThat(chain.n()).isEqualTo(300);
+        assertThat(chain.tasksPerSecond()).isPositive();
+        assertThat(chain.layout()).isEqualTo(io.dask4j.bench.ProcessLayout.inproc());
+    }
+
+    @Test
+    @Timeout(60)
+    void runsOnlyTheWorkloadsAsked() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "inproc", "--workload", "chain,round-trip",
+                "--chain", "50", "--rounds", "20", "--repeat", "1", "--json");
+        assertThat(code).isZero();
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).strip().split("\n");
+        assertThat(lines).hasSize(2);
+        assertThat(TasksBenchCommand.Result.fromJson(lines[0]).workload()).isEqualTo("chain");
+        assertThat(TasksBenchCommand.Result.fromJson(lines[1]).workload()).isEqualTo("round-trip");
     }
 
     @Test
@@ -44,7 +72,10 @@ class TasksBenchCommandTest {
                 "dashboard http://127\\.0\\.0\\.1:\\d+/ polled every 500 ms: [1-9]\\d* requests \\(0 failed\\)");
     }
 
-    /** The whole mpi path on a few tasks: mpirun, 4 ranks, the three results back from the client rank. */
+    /**
+     * The whole mpi path on a few tasks with the client beside the scheduler: mpirun, 3 ranks (2 workers), the
+     * four results back from rank 0, each saying so.
+     */
     @Test
     @Timeout(180)
     void overMpiTheClientRankMeasuresAndTheLauncherPrintsTheResults() {
@@ -56,11 +87,15 @@ class TasksBenchCommandTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "mpi", "--mpi", "openmpi", "--n", "300",
-                "--repeat", "1", "--timeout", "150", "--json");
+                "--repeat", "1", "--rounds", "100", "--chain", "200", "--client-rank", "0", "--timeout", "150", "--json");
         String text = bytes.toString(StandardCharsets.UTF_8).strip();
         assertThat(code).as(text).isZero();
         String[] lines = text.split("\n");
-        assertThat(lines).hasSize(3);
+        assertThat(lines).hasSize(4);
+        for (String line : lines) {
+            assertThat(TasksBenchCommand.Result.fromJson(line).layout()).isEqualTo(io.dask4j.bench.ProcessLayout.mpi(2, 0));
+            assertThat(line).contains("\"processes\":3", "\"client_rank\":0");
+        }
         assertThat(TasksBenchCommand.Result.fromJson(lines[0])).satisfies(r -> {
             assertThat(r.backend()).isEqualTo("mpi");
             assertThat(r.workload()).isEqualTo("map");
@@ -68,7 +103,8 @@ class TasksBenchCommandTest {
             assertThat(r.tasksPerSecond()).isPositive();
         });
         assertThat(TasksBenchCommand.Result.fromJson(lines[1]).n()).isEqualTo(599);
-        assertThat(TasksBenchCommand.Result.fromJson(lines[2]).workload()).isEqualTo("round-trip");
+        assertThat(TasksBenchCommand.Result.fromJson(lines[2]).latencyUs()).hasSize(3);
+        assertThat(TasksBenchCommand.Result.fromJson(lines[3]).workload()).isEqualTo("chain");
     }
 
     @Test
@@ -80,6 +116,16 @@ class TasksBenchCommandTest {
         assertThat(line.get(line.indexOf("--protocol") + 1)).isEqualTo("TCP");
         assertThat(line).contains("--in-mpi-job", TasksBenchCommand.class.getName());
         assertThat(line.get(line.indexOf("--n") + 1)).isEqualTo("1000");
+        assertThat(line.get(line.indexOf("--client-rank") + 1)).isEqualTo("1");
+    }
+
+    @Test
+    void withTheClientBesideTheSchedulerTheJobRunsOneRankFewer() {
+        TasksBenchCommand cmd = new TasksBenchCommand();
+        new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--client-rank", "0");
+        List<String> line = MpiTasksJob.command(cmd, Path.of("/tmp/logs"));
+        assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("4");
+        assertThat(line.get(line.indexOf("--client-rank") + 1)).isEqualTo("0");
     }
 
     @Test
@@ -105,6 +151,9 @@ class TasksBenchCommandTest {
             --backend mpi --mpi bogus    | unknown --mpi 'bogus': expected openmpi or mpich
             --backend mpi --protocol udp | --protocol: unknown protocol 'udp': expected mpi or tcp
             --backend mpi --timeout 0    | --timeout must be at least 1, got 0
+            --backend mpi --client-rank 2 | --client-rank must be 0 or 1, not 2
+            --rounds 0                   | --rounds must be at least 1, got 0
+            --workload map,spin          | unknown --workload 'spin': expected one of [map, tree, round-trip, chain]
             """)
     void badCountsAndNamesAreRefusedBeforeAnythingStarts(String args, String message) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();

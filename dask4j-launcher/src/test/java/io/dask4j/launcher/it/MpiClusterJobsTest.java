@@ -90,6 +90,31 @@ class MpiClusterJobsTest {
         assertThat(LauncherJob.survivors(dir.resolve("logs"), 2)).isEmpty();
     }
 
+    /**
+     * dask-mpi's execute() layout: the client on the scheduler's rank (reaching it in-process), workers on the
+     * other two ranks; each MPI over its own protocol, and every rank ends cleanly.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void theClientOnTheSchedulersRankRunsTasksOnTheOtherRanksAndEveryRankEndsCleanly(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        String protocol = impl == Impl.OPENMPI ? "mpi" : "tcp";
+        Result r = LauncherJob.start(impl, 3, dir, RolesMain.class, "beside", protocol, "logs").await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("CLIENT rank=0 size=3 roles=[SCHEDULER, CLIENT] workers=[1, 2]")
+                .contains("RESULT 338350").contains("TASK RANKS [1, 2]");
+        assertThat(r.output()).doesNotContain("WARN").doesNotContain("ERROR");
+        String scheduler = Files.readString(dir.resolve("logs/rank-0.log"));
+        assertThat(scheduler).contains("role scheduler+client").contains("connected to inproc://")
+                .contains("finished (exit code 0)");
+        for (int rank = 1; rank < 3; rank++) {
+            assertThat(Files.readString(dir.resolve("logs/rank-" + rank + ".log"))).contains("role worker (worker-" + rank + ")")
+                    .contains("finished (exit code 0)");
+        }
+        assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
+    }
+
     /** System.exit in main: the scheduler rank hears the client is gone and every rank still ends cleanly. */
     @org.junit.jupiter.api.Test
     void aClientThatCallsSystemExitStillEndsEveryRankPromptly() throws Exception {

@@ -17,7 +17,8 @@ import java.util.stream.IntStream;
  * not last: Open MPI 4.1's mpirun crashes when a java command line ends with the word {@code tcp}). Every mode
  * computes squares on the workers, prints {@code RESULT <sum>} and {@code TASK RANKS [<ranks that ran
  * tasks>]} from the client rank, then: {@code ok} returns from main, {@code throw} throws, {@code
- * execute} uses {@link MpiCluster#execute}, {@code shared} puts workers on the scheduler and client ranks too, {@code exit} calls System.exit(3), {@code wait} prints {@code WAITING} and sleeps (for a test
+ * execute} uses {@link MpiCluster#execute}, {@code shared} puts workers on the scheduler and client ranks too, {@code beside} runs the client on
+ * the scheduler's rank (dask-mpi's execute() layout), {@code exit} calls System.exit(3), {@code wait} prints {@code WAITING} and sleeps (for a test
  * that kills a worker rank), {@code wait-on-task} prints {@code WAITING} and waits for a task that sleeps.
  */
 public final class RolesMain {
@@ -30,6 +31,9 @@ public final class RolesMain {
                 .withProtocol(MpiProtocol.parse(args[1])).withThreads(2);
         if (mode.equals("shared")) {
             options = options.withExclusiveWorkers(false);
+        }
+        if (mode.equals("beside")) {
+            options = options.withClientRank(0);
         }
         if (mode.equals("execute")) {
             long sum = MpiCluster.execute(options, RolesMain::compute);

@@ -1,7 +1,7 @@
 package io.dask4j.runtime.client;
 
 /**
- * Wraps the convenient task shapes (supplier, function, bi-function) as {@link TaskFunction}, the one
+ * Wraps the convenient task shapes (supplier, function, bi-function, callable, runnable) as {@link TaskFunction}, the one
  * form workers run. Records: they serialize as their single component.
  */
 final class Adapters {
@@ -14,6 +14,7 @@ final class Adapters {
             case OfSupplier<?> s -> s.fn();
             case OfFunction<?, ?> f -> f.fn();
             case OfBiFunction<?, ?, ?> b -> b.fn();
+            case OfCallable<?> c -> c.fn();
             default -> fn;
         };
     }
@@ -38,6 +39,22 @@ final class Adapters {
         @SuppressWarnings("unchecked")
         public R apply(Object... args) {
             return fn.apply((T) args[0], (U) args[1]);
+        }
+    }
+
+    record OfCallable<R>(java.util.concurrent.Callable<R> fn) implements TaskFunction<R> {
+        @Override
+        public R apply(Object... args) throws Exception {
+            return fn.call();
+        }
+    }
+
+    /** A Runnable with the value its future gives ({@code null} for {@code submit(Runnable)}). */
+    record OfRunnable<R>(Runnable fn, R result) implements TaskFunction<R> {
+        @Override
+        public R apply(Object... args) {
+            fn.run();
+            return result;
         }
     }
 }

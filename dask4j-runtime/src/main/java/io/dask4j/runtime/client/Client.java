@@ -170,7 +170,8 @@ public final class Client implements AutoCloseable {
         return submitOne("task", fn, fn, args.clone());
     }
 
-    private <R> DaskFuture<R> submitOne(String prefix, Object identity, TaskFunction<R> fn, Object[] args) {
+    /** Submits one task; {@code identity} is the object whose serialized bytes {@code fn} caches (see Adapters). */
+    <R> DaskFuture<R> submitOne(String prefix, Object identity, TaskFunction<R> fn, Object[] args) {
         String key = newKey(prefix);
         return functions.whileSending(() -> {
             GraphEncoder enc = new GraphEncoder(functions, Set.of(key), false);
@@ -179,6 +180,14 @@ public final class Client implements AutoCloseable {
             enc.sendAll(this::send);
             return f;
         });
+    }
+
+    /**
+     * A new {@link java.util.concurrent.ExecutorService} whose tasks run on this client's cluster. Each call makes
+     * one with its own lifecycle: shutting it down closes neither the client nor the other executors.
+     */
+    public ClusterExecutor executor() {
+        return new ClusterExecutor(this);
     }
 
     /** One task per item, submitted together; the futures are in the items' order. */

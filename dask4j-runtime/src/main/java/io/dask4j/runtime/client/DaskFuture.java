@@ -128,8 +128,18 @@ public final class DaskFuture<T> implements Future<T> {
         }
     }
 
-    private static ExecutionException wrap(RuntimeException e) {
+    /**
+     * The {@link Future} form of a failure: a remote one wrapped in an ExecutionException, a cancellation as is, and
+     * an interrupted wait (which {@link #result()} reports as a cancellation, the interrupt flag set) as the
+     * InterruptedException the interface names.
+     */
+    private static ExecutionException wrap(RuntimeException e) throws InterruptedException {
         if (e instanceof CancellationException c) {
+            if (Thread.interrupted()) {
+                InterruptedException ie = new InterruptedException(c.getMessage());
+                ie.initCause(c);
+                throw ie;
+            }
             throw c;
         }
         return new ExecutionException(e);

@@ -409,6 +409,47 @@ public final class DArray {
         return compute(client).toArray();
     }
 
+    /**
+     * Writes the array as a Zarr v2 array in directory {@code dir} (little-endian float64, C order, chunks as
+     * this array's blocks; an array with irregular blocks is rechunked to its first block's size first). Each
+     * worker writes the chunks it holds; the {@code .zarray} is written last, once every chunk is, so a failed
+     * write never leaves a valid-looking array. Blocks until done.
+     *
+     * @throws io.dask4j.array.io.ArrayFileException if {@code dir} exists and {@code options} do not allow
+     *     overwriting, or it is not a Zarr array, or writing fails
+     */
+    public void toZarr(Client client, java.nio.file.Path dir, WriteOptions options) {
+        ArrayFiles.toZarr(this, client, dir, options);
+    }
+
+    /** {@link #toZarr(Client, java.nio.file.Path, WriteOptions)} with {@link WriteOptions#DEFAULT}. */
+    public void toZarr(Client client, java.nio.file.Path dir) {
+        toZarr(client, dir, WriteOptions.DEFAULT);
+    }
+
+    /**
+     * Writes the array as one NumPy {@code .npy} file ({@code <f8}, C order). The workers write their blocks in
+     * place into a temporary file beside {@code file}, which is renamed to {@code file} once all are written.
+     */
+    public void toNpy(Client client, java.nio.file.Path file, WriteOptions options) {
+        ArrayFiles.toFile(this, client, file, options, true);
+    }
+
+    /** {@link #toNpy(Client, java.nio.file.Path, WriteOptions)} with {@link WriteOptions#DEFAULT}. */
+    public void toNpy(Client client, java.nio.file.Path file) {
+        toNpy(client, file, WriteOptions.DEFAULT);
+    }
+
+    /** Writes the elements alone, little-endian float64 in C order, as {@link #toNpy} does. */
+    public void toRaw(Client client, java.nio.file.Path file, WriteOptions options) {
+        ArrayFiles.toFile(this, client, file, options, false);
+    }
+
+    /** {@link #toRaw(Client, java.nio.file.Path, WriteOptions)} with {@link WriteOptions#DEFAULT}. */
+    public void toRaw(Client client, java.nio.file.Path file) {
+        toRaw(client, file, WriteOptions.DEFAULT);
+    }
+
     /** The materialized source of this array: itself when plain, else a fused task per block. */
     Source materialize() {
         if (isPlain()) {

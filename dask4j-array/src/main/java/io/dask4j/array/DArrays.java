@@ -1,10 +1,23 @@
 package io.dask4j.array;
 
+import io.dask4j.array.io.ArrayShape;
+import io.dask4j.array.io.ElementType;
+import io.dask4j.array.io.Hdf5Array;
+import io.dask4j.array.io.NpyFormat;
+import io.dask4j.array.io.RawArray;
+import io.dask4j.array.io.StorageOrder;
+import io.dask4j.array.io.ZarrArray;
+
+import java.nio.file.Path;
+
 /**
- * Creates {@link DArray}s: random (seeded), zeros, ones, full, arange and from local data, in 2-D
- * ({@code rows, cols}) or 1-D ({@code n}), chunked by a {@link ChunkSpec}. Creation only builds the
- * graph: each block is made by its own task on a worker (local data travels embedded in its block's
- * task). Stateless and thread-safe.
+ * Creates {@link DArray}s: random (seeded), zeros, ones, full, arange, from local data, and from files (Zarr,
+ * HDF5, NumPy {@code .npy}, raw binary), in 2-D ({@code rows, cols}) or 1-D ({@code n}), chunked by a {@link
+ * ChunkSpec}. Creation only builds the graph: each block is made by its own task on a worker (local data
+ * travels embedded in its block's task; file data is read by the worker, never by the client). A file's
+ * metadata is read when the array is created, so a missing file, a wrong dataset, an unsupported element type
+ * or a truncated file is an {@link io.dask4j.array.io.ArrayFileException} then, before any task runs.
+ * Stateless and thread-safe.
  */
 public final class DArrays {
     private DArrays() {
@@ -140,5 +153,57 @@ public final class DArrays {
             }
         }
         return DArray.of(out.build());
+    }
+
+    // ---- files ---------------------------------------------------------------------------------
+
+    /** A Zarr v2 array (a directory with a {@code .zarray}), one block per Zarr chunk. */
+    public static DArray fromZarr(Path dir) {
+        return ArrayFiles.read("zarr", ZarrArray.open(dir), null, false);
+    }
+
+    /** A Zarr v2 array in blocks of {@code chunks} (a block reads every Zarr chunk it overlaps). */
+    public static DArray fromZarr(Path dir, ChunkSpec chunks) {
+        return ArrayFiles.read("zarr", ZarrArray.open(dir), chunks, false);
+    }
+
+    /**
+     * A dataset of an HDF5 (or NetCDF-4) file, e.g. {@code fromHdf5(file, "/temperature")}: a chunked dataset in
+     * blocks made of whole storage chunks (grown to at least {@value ArrayFiles#MIN_BLOCK_BYTES} bytes where the
+     * file's chunks are smaller), a contiguous one in automatic blocks.
+     */
+    public static DArray fromHdf5(Path file, String dataset) {
+        return ArrayFiles.read("hdf5", Hdf5Array.open(file, dataset), null, true);
+    }
+
+    /** An HDF5 dataset in blocks of {@code chunks}. */
+    public static DArray fromHdf5(Path file, String dataset, ChunkSpec chunks) {
+        return ArrayFiles.read("hdf5", Hdf5Array.open(file, dataset), chunks, true);
+    }
+
+    /** A NumPy {@code .npy} file (C or Fortran order, either byte order, float or integer elements), in automatic blocks. */
+    public static DArray fromNpy(Path file) {
+        return ArrayFiles.read("npy", NpyFormat.open(file), null, false);
+    }
+
+    /** A NumPy {@code .npy} file in blocks of {@code chunks}. */
+    public static DArray fromNpy(Path file, ChunkSpec chunks) {
+        return ArrayFiles.read("npy", NpyFormat.open(file), chunks, false);
+    }
+
+    /**
+     * A raw binary file holding only the elements: {@code shape} is {@code {rows, cols}} or {@code {n}},
+     * {@code dtype} a name ({@code float64}, {@code int32}, ...; little-endian) or a NumPy type string ({@code
+     * >f8}), {@code order} the element order.
+     */
+    public static DArray fromRaw(Path file, int[] shape, String dtype, StorageOrder order) {
+        return fromRaw(file, shape, dtype, order, ChunkSpec.auto());
+    }
+
+    /** A raw binary file in blocks of {@code chunks}. */
+    public static DArray fromRaw(Path file, int[] shape, String dtype, StorageOrder order, ChunkSpec chunks) {
+        long[] dims = java.util.Arrays.stream(shape).asLongStream().toArray();
+        RawArray raw = new RawArray(file.toString(), 0, ArrayShape.of(dims, file), ElementType.named(dtype), order == StorageOrder.F);
+        return ArrayFiles.read("raw", raw.checked(), chunks, false);
     }
 }

@@ -1,0 +1,95 @@
+package io.dask4j.array.io;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * Moves runs of elements between a file and {@code double[]}s through one reused direct buffer per thread,
+ * so a block costs its system calls and one copy, and no garbage. Readers and writers of every format use
+ * it on worker task threads; the buffer belongs to the calling thread.
+ */
+final class ByteRuns {
+    /** Big enough that a run costs few system calls, small enough to stay in cache while it is converted. */
+    static final int BUFFER_BYTES = 1 << 20;
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** A thread's buffer, and a segment over all of it (made once: a segment of a buffer covers only its remaining bytes). */
+    private record Scratch(ByteBuffer buf, MemorySegment seg) {
+        Scratch(ByteBuffer buf) {
+            this(buf, MemorySegment.ofBuffer(buf));
+        }
+
+        Scratch() {
+            this(ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN));
+        }
+    }
+
+    private ByteRuns() {
+    }
+
+    /**
+     * Reads {@code count} elements of {@code type} starting at byte {@code position} of {@code channel} into
+     * {@code dst[dstIndex ...]}, as doubles.
+     *
+     * @throws EOFException if the file ends first
+     */
+    static void read(FileChannel channel, long position, ElementType type, double[] dst, int dstIndex, int count)
+            throws IOException {
+        Scratch scratch = SCRATCH.get();
+        ByteBuffer buf = scratch.buf();
+        MemorySegment seg = scratch.seg();
+        int per = BUFFER_BYTES / type.bytes();
+        int done = 0;
+        while (done < count) {
+            int n = Math.min(per, count - done);
+            int bytes = n * type.bytes();
+            buf.clear().limit(bytes);
+            long at = position + (long) done * type.bytes();
+            while (buf.hasRemaining()) {
+                int got = channel.read(buf, at + buf.position());
+                if (got < 0) {
+                    throw new EOFException("the file ends at byte " + (at + buf.position()) + ", but element data runs to byte "
+                            + (position + (long) count * type.bytes()));
+                }
+            }
+            type.decode(seg, 0, dst, dstIndex + done, n);
+            done += n;
+        }
+    }
+
+    /** Writes {@code count} doubles from {@code src[srcIndex ...]} as little-endian float64 at byte {@code position}. */
+    static void write(FileChannel channel, long position, double[] src, int srcIndex, int count) throws IOException {
+        Scratch scratch = SCRATCH.get();
+        ByteBuffer buf = scratch.buf();
+        MemorySegment seg = scratch.seg();
+        int per = BUFFER_BYTES / Double.BYTES;
+        int done = 0;
+        while (done < count) {
+            int n = Math.min(per, count - done);
+            MemorySegment.copy(src, srcIndex + done, seg, ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0, n);
+            buf.clear().limit(n * Double.BYTES);
+            long at = position + (long) done * Double.BYTES;
+            while (buf.hasRemaining()) {
+                channel.write(buf, at + buf.position());
+            }
+            done += n;
+        }
+    }
+
+    /** The error for a failed read or write of {@code file}, naming it and what went wrong. */
+    static ArrayFileException failure(Path file, String what, IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return new ArrayFileException(file, "no such file", e);
+        }
+        if (e instanceof EOFException) {
+            return new ArrayFileException(file, "truncated: " + e.getMessage(), e);
+        }
+        return new ArrayFileException(file, what + " failed: " + e, e);
+    }
+}

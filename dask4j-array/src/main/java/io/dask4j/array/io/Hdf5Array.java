@@ -1,0 +1,136 @@
+package io.dask4j.array.io;
+
+import io.jhdf.HdfFile;
+import io.jhdf.api.Dataset;
+import io.jhdf.api.Node;
+import io.jhdf.api.dataset.ChunkedDataset;
+import io.jhdf.api.dataset.ContiguousDataset;
+import io.jhdf.exceptions.HdfException;
+import io.jhdf.object.datatype.DataType;
+import io.jhdf.object.datatype.FixedPoint;
+import io.jhdf.object.datatype.FloatingPoint;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Array;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A dataset of an HDF5 file (as h5py, NetCDF-4 and HDF5's own tools write them), read through jhdf. A
+ * contiguous dataset is one run of elements at a known address, so it is read like a raw file ({@link
+ * RawArray}: positional reads of just the block); a chunked one (possibly compressed) a chunk at a time,
+ * decompressed by jhdf; a compact one (a few KiB kept in the file's metadata) whole. Immutable, thread-safe,
+ * serializable: each read task opens the file on its worker.
+ *
+ * @param file       the HDF5 file
+ * @param dataset    the dataset's path in the file, e.g. {@code /group/data}
+ * @param shape      the dataset's shape
+ * @param type       its element type
+ * @param chunks     the chunk shape of a chunked dataset, else {@code null}
+ * @param contiguous the layout of a contiguous dataset, else {@code null}
+ */
+public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementType type, int[] chunks,
+                        RawArray contiguous) implements BlockReader {
+
+    /** Reads the dataset's metadata; a missing file or dataset, or an unsupported type, is refused here. */
+    public static Hdf5Array open(Path file, String datasetPath) {
+        if (!Files.isRegularFile(file)) {
+            throw new ArrayFileException(file, "no such file");
+        }
+        try (HdfFile h = new HdfFile(file)) {
+            Node node;
+            try {
+                node = h.getByPath(datasetPath);
+            } catch (HdfException e) {
+                throw new ArrayFileException(file, "has no dataset '" + datasetPath + "'", e);
+            }
+            if (!(node instanceof Dataset ds)) {
+                throw new ArrayFileException(file, "'" + datasetPath + "' is a " + node.getType().toString().toLowerCase(java.util.Locale.ROOT)
+                        + ", not a dataset");
+            }
+            if (ds.isScalar() || ds.isCompound() || ds.isVariableLength()) {
+                throw new ArrayFileException(file, "dataset '" + datasetPath + "' is "
+                        + (ds.isScalar() ? "a scalar" : ds.isCompound() ? "compound" : "variable-length") + "; a DArray reads numeric arrays");
+            }
+            ArrayShape shape = ArrayShape.of(ds.getDimensionsAsLong(), file);
+            ElementType type = elementType(ds.getDataType(), file, datasetPath);
+            if (ds instanceof ContiguousDataset c && ds.getFilters().isEmpty()) {
+                // HDF5 addresses count from the superblock, which follows the user block if there is one.
+                RawArray raw = new RawArray(file.toString(), h.getUserBlockSize() + c.getDataAddress(), shape, type, false);
+                return new Hdf5Array(file.toString(), datasetPath, shape, type, null, raw.checked());
+            }
+            if (ds instanceof ChunkedDataset cd) {
+                int[] ch = cd.getChunkDimensions();
+                int[] chunks = shape.ndim() == 1 ? new int[]{1, ch[0]} : new int[]{ch[0], ch[1]};
+                return new Hdf5Array(file.toString(), datasetPath, shape, type, chunks, null);
+            }
+            return new Hdf5Array(file.toString(), datasetPath, shape, type, null, null);
+        } catch (HdfException e) {
+            throw new ArrayFileException(file, "is not a readable HDF5 file: " + e.getMessage(), e);
+        }
+    }
+
+    private static ElementType elementType(DataType t, Path file, String dataset) {
+        if (t instanceof FloatingPoint f && (f.getSize() == 4 || f.getSize() == 8)) {
+            return new ElementType(ElementType.Kind.FLOAT, f.getSize(), f.getByteOrder() == java.nio.ByteOrder.BIG_ENDIAN);
+        }
+        if (t instanceof FixedPoint x && Arrays.asList(1, 2, 4, 8).contains(x.getSize())) {
+            return new ElementType(x.isSigned() ? ElementType.Kind.INT : ElementType.Kind.UINT, x.getSize(), x.getByteOrder() == java.nio.ByteOrder.BIG_ENDIAN);
+        }
+        throw new ArrayFileException(file, "dataset '" + dataset + "' has element type " + t.getClass().getSimpleName()
+                + " of " + t.getSize() + " bytes; dask4j reads float32/64 and 8- to 64-bit integers");
+    }
+
+    @Override
+    public int[] storageChunks() {
+        return chunks == null ? null : chunks.clone();
+    }
+
+    @Override
+    public double[] read(long r0, long c0, int rows, int cols) {
+        if (contiguous != null) {
+            return contiguous.read(r0, c0, rows, cols);
+        }
+        Path p = Path.of(file);
+        try (HdfFile h = new HdfFile(p)) {
+            Dataset ds = h.getDatasetByPath(dataset);
+            return chunks != null ? readChunked((ChunkedDataset) ds, r0, c0, rows, cols) : readWhole(ds, r0, c0, rows, cols);
+        } catch (HdfException e) {
+            throw new ArrayFileException(p, "reading dataset '" + dataset + "' failed: " + e.getMessage(), e);
+        }
+    }
+
+    private double[] readChunked(ChunkedDataset ds, long r0, long c0, int rows, int cols) {
+        double[] out = new double[Math.multiplyExact(rows, cols)];
+        int cr = chunks[0];
+        int cc = chunks[1];
+        for (long i = r0 / cr; i <= (r0 + rows - 1) / cr && rows > 0; i++) {
+            long top = Math.max(r0, i * cr);
+            long bottom = Math.min(r0 + rows, (i + 1) * cr);
+            for (long j = c0 / cc; j <= (c0 + cols - 1) / cc && cols > 0; j++) {
+                long left = Math.max(c0, j * cc);
+                long right = Math.min(c0 + cols, (j + 1) * cc);
+                int[] offset = shape.ndim() == 1 ? new int[]{(int) (j * cc)} : new int[]{(int) (i * cr), (int) (j * cc)};
+                MemorySegment chunk = MemorySegment.ofArray(ds.getDecompressedChunk(offset));
+                for (long r = top; r < bottom; r++) {
+                    long at = ((r - i * cr) * cc + (left - j * cc)) * type.bytes();
+                    type.decode(chunk, at, out, (int) ((r - r0) * cols + (left - c0)), (int) (right - left));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A compact dataset: small enough that jhdf reads it whole, then the block is cut out. */
+    private double[] readWhole(Dataset ds, long r0, long c0, int rows, int cols) {
+        Object flat = ds.getDataFlat();
+        double[] out = new double[Math.multiplyExact(rows, cols)];
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < cols; c++) {
+                out[r * cols + c] = ((Number) Array.get(flat, (int) ((r0 + r) * shape.cols() + c0 + c))).doubleValue();
+            }
+        }
+        return out;
+    }
+}

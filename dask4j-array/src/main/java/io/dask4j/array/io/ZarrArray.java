@@ -1,0 +1,234 @@
+package io.dask4j.array.io;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Zarr v2 array: a directory with a {@code .zarray} JSON file (shape, chunks, dtype, compressor,
+ * fill_value, order) and one file per chunk, named by its grid position ({@code "i.j"}, or {@code "i/j"} with
+ * {@code dimension_separator "/"}). A missing chunk file reads as the fill value, as in Zarr. Every chunk is
+ * stored whole (edge chunks padded), so a block reads each chunk it overlaps and copies the overlap.
+ *
+ * <p>Reads uncompressed chunks with positional reads of just the rows needed; compressed chunks are read
+ * whole and decompressed. Writes chunks of little-endian float64 in C order, each to a temporary file moved
+ * into place, so a reader never sees half a chunk. Immutable, thread-safe, serializable.
+ *
+ * <p>There is no Zarr library for the JVM that Maven Central serves whole (zarr-java needs netCDF-Java from
+ * another repository), and v2's layout is a JSON file and a naming rule, so this class is the glue; the
+ * compressors come from libraries ({@link ZarrCompressor}).
+ *
+ * @param dir        the array's directory
+ * @param shape      the array's shape
+ * @param chunkRows  rows per chunk (1 for a 1-D array)
+ * @param chunkCols  columns per chunk
+ * @param type       the stored element type
+ * @param fortran    whether elements within a chunk are in column-major order
+ * @param compressor how chunks are compressed
+ * @param fill       the value of elements in chunks that were never written
+ * @param separator  between chunk indices in a chunk's file name
+ */
+public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCols, ElementType type, boolean fortran,
+                        ZarrCompressor compressor, double fill, String separator) implements BlockReader {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Reads the array's {@code .zarray}; everything about the array but its chunks is checked here. */
+    @SuppressWarnings("unchecked")
+    public static ZarrArray open(Path dir) {
+        Path meta = dir.resolve(".zarray");
+        Map<String, Object> m;
+        try {
+            m = JSON.readValue(Files.readAllBytes(meta), Map.class);
+        } catch (NoSuchFileException e) {
+            throw new ArrayFileException(dir, Files.isDirectory(dir) ? "not a Zarr v2 array (no .zarray"
+                    + (Files.exists(dir.resolve("zarr.json")) ? "; Zarr v3 arrays are not supported" : "") + ")" : "no such directory", e);
+        } catch (JacksonException e) {
+            throw new ArrayFileException(dir, ".zarray is not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new ArrayFileException(dir, "reading .zarray failed: " + e, e);
+        }
+        if (!Integer.valueOf(2).equals(m.get("zarr_format"))) {
+            throw new ArrayFileException(dir, "zarr_format " + m.get("zarr_format") + " is not supported (2 is)");
+        }
+        if (m.get("filters") instanceof List<?> filters && !filters.isEmpty()) {
+            throw new ArrayFileException(dir, "filters " + filters + " are not supported");
+        }
+        long[] dims = longs(m.get("shape"), "shape", dir);
+        long[] chunks = longs(m.get("chunks"), "chunks", dir);
+        if (chunks.length != dims.length || Arrays.stream(chunks).anyMatch(c -> c <= 0 || c > Integer.MAX_VALUE)) {
+            throw new ArrayFileException(dir, "chunks " + Arrays.toString(chunks) + " do not fit shape " + Arrays.toString(dims));
+        }
+        ArrayShape shape = ArrayShape.of(dims, dir);
+        if (!(m.get("dtype") instanceof String dtype)) {
+            throw new ArrayFileException(dir, "dtype " + m.get("dtype") + " is not supported (structured types are not)");
+        }
+        ElementType type = ElementType.parse(dtype, dir);
+        String order = String.valueOf(m.getOrDefault("order", "C"));
+        if (!order.equals("C") && !order.equals("F")) {
+            throw new ArrayFileException(dir, "order '" + order + "' is neither C nor F");
+        }
+        int chunkRows = dims.length == 1 ? 1 : (int) chunks[0];
+        int chunkCols = (int) chunks[dims.length - 1];
+        if ((long) chunkRows * chunkCols * type.bytes() > Integer.MAX_VALUE - 8) {
+            throw new ArrayFileException(dir, "chunks " + Arrays.toString(chunks) + " are larger than 2 GiB");
+        }
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, order.equals("F"),
+                ZarrCompressor.fromMetadata((Map<String, Object>) m.get("compressor"), dir),
+                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")));
+    }
+
+    /** An empty array to be written by {@link #writeChunk} and finished by {@link #writeMetadata()}. */
+    public static ZarrArray forWriting(Path dir, ArrayShape shape, int chunkRows, int chunkCols, ZarrCompressor compressor) {
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".");
+    }
+
+    private static long[] longs(Object v, String name, Path dir) {
+        if (!(v instanceof List<?> list) || list.stream().anyMatch(x -> !(x instanceof Number))) {
+            throw new ArrayFileException(dir, name + " " + v + " is not a list of integers");
+        }
+        return list.stream().mapToLong(x -> ((Number) x).longValue()).toArray();
+    }
+
+    private static double fillValue(Object v, Path dir) {
+        return switch (v) {
+            case null -> 0.0;
+            case Number n -> n.doubleValue();
+            case String s when s.equals("NaN") -> Double.NaN;
+            case String s when s.equals("Infinity") -> Double.POSITIVE_INFINITY;
+            case String s when s.equals("-Infinity") -> Double.NEGATIVE_INFINITY;
+            default -> throw new ArrayFileException(dir, "fill_value " + v + " is not a number");
+        };
+    }
+
+    @Override
+    public int[] storageChunks() {
+        return new int[]{chunkRows, chunkCols};
+    }
+
+    /** The file of chunk ({@code i}, {@code j}). */
+    Path chunkFile(int i, int j) {
+        return Path.of(dir, shape.ndim() == 1 ? String.valueOf(j) : i + separator + j);
+    }
+
+    @Override
+    public double[] read(long r0, long c0, int rows, int cols) {
+        double[] out = new double[Math.multiplyExact(rows, cols)];
+        if (out.length == 0) {
+            return out;
+        }
+        ArrayShape chunkShape = shape.ndim() == 1 ? new ArrayShape(1, 1, chunkCols) : new ArrayShape(2, chunkRows, chunkCols);
+        for (int i = (int) (r0 / chunkRows); i <= (r0 + rows - 1) / chunkRows; i++) {
+            long top = Math.max(r0, (long) i * chunkRows);
+            long bottom = Math.min(r0 + rows, (long) (i + 1) * chunkRows);
+            for (int j = (int) (c0 / chunkCols); j <= (c0 + cols - 1) / chunkCols; j++) {
+                long left = Math.max(c0, (long) j * chunkCols);
+                long right = Math.min(c0 + cols, (long) (j + 1) * chunkCols);
+                int outIndex = (int) ((top - r0) * cols + (left - c0));
+                readChunkPart(chunkShape, i, j, top - (long) i * chunkRows, left - (long) j * chunkCols,
+                        (int) (bottom - top), (int) (right - left), out, outIndex, cols);
+            }
+        }
+        return out;
+    }
+
+    private void readChunkPart(ArrayShape chunkShape, int i, int j, long r, long c, int h, int w, double[] out, int outIndex, int stride) {
+        Path file = chunkFile(i, j);
+        RawArray layout = new RawArray(file.toString(), 0, chunkShape, type, fortran);
+        try {
+            if (compressor.id() == null) {
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                    layout.readInto(ch, r, c, h, w, out, outIndex, stride);
+                }
+                return;
+            }
+            byte[] raw = compressor.decompress(Files.readAllBytes(file), chunkShape.rows() * chunkShape.cols() * type.bytes());
+            MemorySegment seg = MemorySegment.ofArray(raw);
+            for (int k = 0; k < (fortran ? w : h); k++) {
+                if (!fortran) {
+                    type.decode(seg, ((r + k) * chunkCols + c) * type.bytes(), out, outIndex + k * stride, w);
+                } else {
+                    double[] column = new double[h];
+                    type.decode(seg, ((c + k) * chunkRows + r) * type.bytes(), column, 0, h);
+                    for (int x = 0; x < h; x++) {
+                        out[outIndex + x * stride + k] = column[x];
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
+            for (int x = 0; x < h; x++) {
+                Arrays.fill(out, outIndex + x * stride, outIndex + x * stride + w, fill);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ArrayFileException afe) {
+                throw afe;
+            }
+            throw new ArrayFileException(file, "chunk (" + i + ", " + j + ") is unreadable: "
+                    + (e instanceof java.io.EOFException ? "truncated: " : "") + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes block ({@code i}, {@code j}) of the chunk grid, {@code rows x cols} row-major values (fewer than a
+     * chunk at the array's edges, where the chunk is padded with the fill value, as Zarr stores it).
+     */
+    public void writeChunk(int i, int j, int rows, int cols, double[] block) {
+        int full = chunkRows * chunkCols;
+        double[] padded = block;
+        if (rows != chunkRows || cols != chunkCols) {
+            padded = new double[full];
+            if (fill != 0) {
+                Arrays.fill(padded, fill);
+            }
+            for (int r = 0; r < rows; r++) {
+                System.arraycopy(block, r * cols, padded, r * chunkCols, cols);
+            }
+        }
+        byte[] raw = new byte[full * Double.BYTES];
+        MemorySegment.copy(padded, 0, MemorySegment.ofArray(raw),
+                java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0, full);
+        Path file = chunkFile(i, j);
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".partial");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(tmp, compressor.compress(raw, Double.BYTES));
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new ArrayFileException(file, "writing chunk (" + i + ", " + j + ") failed: " + e, e);
+        }
+    }
+
+    /** Writes {@code .zarray} (and an empty {@code .zattrs}): the step that makes the array visible. */
+    public void writeMetadata() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("chunks", shape.ndim() == 1 ? List.of(chunkCols) : List.of(chunkRows, chunkCols));
+        m.put("compressor", compressor.toMetadata());
+        m.put("dtype", type.numpy());
+        m.put("fill_value", fill);
+        m.put("filters", null);
+        m.put("order", fortran ? "F" : "C");
+        m.put("shape", Arrays.stream(shape.dims()).boxed().toList());
+        m.put("zarr_format", 2);
+        Path d = Path.of(dir);
+        try {
+            Files.writeString(d.resolve(".zattrs"), "{}\n");
+            Path tmp = d.resolve(".zarray.partial");
+            Files.write(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(m));
+            Files.move(tmp, d.resolve(".zarray"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new ArrayFileException(d, "writing .zarray failed: " + e, e);
+        }
+    }
+}

@@ -4,6 +4,7 @@ import io.dask4j.mpi.binding.Mpi;
 import io.dask4j.mpi.binding.MpiException;
 import io.dask4j.mpi.binding.ThreadLevel;
 import io.dask4j.mpi.comm.MpiTransport;
+import io.dask4j.mpi.comm.MpiTransportOptions;
 import io.dask4j.mpi.engine.Doorbells;
 import io.dask4j.mpi.engine.EngineOptions;
 import io.dask4j.mpi.engine.ProgressEngine;
@@ -79,7 +80,7 @@ public final class MpiRuntime implements AutoCloseable {
         this.comm = comm;
         this.rank = rank;
         this.size = size;
-        this.transport = new MpiTransport(rank, size);
+        this.transport = new MpiTransport(rank, size, MpiTransportOptions.fromSystemProperties(mpi.abi()));
         this.engine = new ProgressEngine(mpi, comm, options, transport, doorbells);
         this.transport.attach(engine);
         this.shutdownHook = new Thread(this::onJvmExit, "dask4j-mpi-finalize");

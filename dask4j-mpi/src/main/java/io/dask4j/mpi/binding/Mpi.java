@@ -25,7 +25,7 @@ import static io.dask4j.mpi.binding.MpiFunctions.ABI;
  * <p><b>Threads.</b> The binding itself keeps no state; what threads may call MPI is MPI's rule for the
  * thread level granted by {@link #initThread}. In dask4j the progress engine serializes all calls.
  */
-public final class Mpi {
+public final class Mpi implements PointToPoint {
 
     public static final int SUCCESS = 0;
 
@@ -60,12 +60,14 @@ public final class Mpi {
         return library;
     }
 
+    @Override
     public MpiAbi abi() {
         return ABI;
     }
 
     // ---- hot path: caller-owned out-parameters, error code returned ----
 
+    @Override
     public int isend(MemorySegment buf, int count, long datatype, int dest, int tag, long comm, MemorySegment request) {
         try {
             return (int) MpiFunctions.ISEND.invokeExact(buf, count, datatype, dest, tag, comm, request);
@@ -74,6 +76,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int irecv(MemorySegment buf, int count, long datatype, int source, int tag, long comm, MemorySegment request) {
         try {
             return (int) MpiFunctions.IRECV.invokeExact(buf, count, datatype, source, tag, comm, request);
@@ -82,6 +85,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int improbe(int source, int tag, long comm, MemorySegment flag, MemorySegment message, MemorySegment status) {
         try {
             return (int) MpiFunctions.IMPROBE.invokeExact(source, tag, comm, flag, message, status);
@@ -90,6 +94,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int mrecv(MemorySegment buf, int count, long datatype, MemorySegment message, MemorySegment status) {
         try {
             return (int) MpiFunctions.MRECV.invokeExact(buf, count, datatype, message, status);
@@ -99,6 +104,7 @@ public final class Mpi {
     }
 
     /** MPI_Mrecv linked without the critical option: for messages that may wait on a rendezvous. */
+    @Override
     public int mrecvBlocking(MemorySegment buf, int count, long datatype, MemorySegment message, MemorySegment status) {
         try {
             return (int) MpiFunctions.MRECV_BLOCKING.invokeExact(buf, count, datatype, message, status);
@@ -111,6 +117,7 @@ public final class Mpi {
      * MPI_Mrecv straight into a heap segment (a Java array): linked with critical(true), so the GC waits
      * until the message has arrived. For matched messages only, whose sender is progressing.
      */
+    @Override
     public int mrecvHeap(MemorySegment buf, int count, long datatype, MemorySegment message, MemorySegment status) {
         try {
             return (int) MpiFunctions.MRECV_HEAP.invokeExact(buf, count, datatype, message, status);
@@ -119,6 +126,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int imrecv(MemorySegment buf, int count, long datatype, MemorySegment message, MemorySegment request) {
         try {
             return (int) MpiFunctions.IMRECV.invokeExact(buf, count, datatype, message, request);
@@ -127,6 +135,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int test(MemorySegment request, MemorySegment flag, MemorySegment status) {
         try {
             return (int) MpiFunctions.TEST.invokeExact(request, flag, status);
@@ -135,6 +144,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int testsome(int incount, MemorySegment requests, MemorySegment outcount, MemorySegment indices, MemorySegment statuses) {
         try {
             return (int) MpiFunctions.TESTSOME.invokeExact(incount, requests, outcount, indices, statuses);
@@ -160,6 +170,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int cancel(MemorySegment request) {
         try {
             return (int) MpiFunctions.CANCEL.invokeExact(request);
@@ -168,18 +179,12 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int getCount(MemorySegment status, long datatype, MemorySegment count) {
         try {
             return (int) MpiFunctions.GET_COUNT.invokeExact(status, datatype, count);
         } catch (Throwable t) {
             throw Posix.rethrow(t);
-        }
-    }
-
-    /** Throws an {@link MpiException} with MPI's text if {@code rc} is not MPI_SUCCESS. */
-    public void check(int rc, String call) {
-        if (rc != SUCCESS) {
-            throw new MpiException(rc, call + " failed: " + errorString(rc) + " (MPI error " + rc + ")");
         }
     }
 
@@ -206,6 +211,7 @@ public final class Mpi {
      * (see {@code ProgressEngine}). Sets libopen-pal's {@code opal_progress_set_yield_when_idle}; returns false
      * (and does nothing) on other MPIs or when the library has no such function. Any thread, after MPI_Init.
      */
+    @Override
     public boolean openMpiIdleYield(boolean on) {
         if (idleYieldSwitch == null) {
             idleYieldSwitch = library.symbols().find("opal_progress_set_yield_when_idle").map(symbol ->
@@ -244,6 +250,7 @@ public final class Mpi {
         }
     }
 
+    @Override
     public int commSize(long comm) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_INT);
@@ -341,6 +348,7 @@ public final class Mpi {
     }
 
     /** MPI_Error_string's text for an error code (never throws). */
+    @Override
     public String errorString(int errorCode) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment text = arena.allocate(1024);

@@ -13,6 +13,15 @@ import java.lang.foreign.MemorySegment;
  */
 public sealed interface MpiAbi permits OpenMpiAbi, MpichAbi {
 
+    /**
+     * Whether sends to one rank must be kept within a window while one is incomplete ({@code PeerSendOrder} of the
+     * mpi backend): Open MPI 4.1's ob1 matches the wrong message once 65536 later ones to a rank overtake one it
+     * held back (16-bit sequence numbers); MPICH has no such limit.
+     */
+    default boolean needsPeerSendOrder() {
+        return false;
+    }
+
     /** A short name of the family, {@code "openmpi"} or {@code "mpich"}. */
     String family();
 

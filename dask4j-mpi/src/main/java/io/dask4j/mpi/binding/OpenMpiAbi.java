@@ -24,6 +24,11 @@ public record OpenMpiAbi(long commWorld, long byteType, long requestNull, long m
     }
 
     @Override
+    public boolean needsPeerSendOrder() {
+        return true;
+    }
+
+    @Override
     public String family() {
         return "openmpi";
     }

@@ -12,12 +12,14 @@ final class FrameCursor {
     final IncomingMessage message;
     final long[] lengths;
     final MemorySegment[] targets;
+    private final long chunkBytes;
     int frame;
     long offset;
     /** A chunk of another size than announced arrived: the peer broke the protocol. */
     boolean corrupt;
 
-    FrameCursor(MpiComm comm, IncomingMessage message, long[] lengths, MemorySegment[] targets) {
+    FrameCursor(MpiComm comm, IncomingMessage message, long[] lengths, MemorySegment[] targets, long chunkBytes) {
+        this.chunkBytes = chunkBytes;
         this.comm = comm;
         this.message = message;
         this.lengths = lengths;
@@ -31,7 +33,7 @@ final class FrameCursor {
 
     /** The slice the next chunk of {@code bytes} goes to, or null to drop it. */
     MemorySegment next(long bytes) {
-        long expected = Math.min(MpiTransport.CHUNK_BYTES, lengths[frame] - offset);
+        long expected = Math.min(chunkBytes, lengths[frame] - offset);
         MemorySegment target = targets[frame];
         corrupt |= bytes != expected;
         MemorySegment slice = target == null || bytes != expected ? null : target.asSlice(offset, bytes);

@@ -19,22 +19,22 @@ import java.nio.ByteBuffer;
  * <p>Where a frame lands: in the kind of memory it was sent from. Frames sent from Java arrays go straight
  * into a Java array of their kind (MPI writes into the array; a {@code double[]} sent arrives as a {@code
  * double[]} the reader uses as is, and the GC recycles the memory, which stays warm), up to {@link
- * #HEAP_FRAME_BYTES}. Frames sent from native memory of at least {@link #POOLED_FRAME_BYTES} go to pooled
+ * MpiTransportOptions#heapFrameBytes}. Frames sent from native memory of at least {@link MpiTransportOptions#pooledFrameBytes} go to pooled
  * native memory (already touched: fresh pages cost 12-20 us per 4 KiB page on a small VM, DESIGN.md §8 of
  * the external design notes),
  * handed to the reader as a releasable {@link io.dask4j.comm.Frame}, see {@link BufferPool#lend}; so do
- * frames of any kind above {@link #HEAP_FRAME_BYTES}. Pooled memory without an explicit release was
+ * frames of any kind above {@link MpiTransportOptions#heapFrameBytes}. Pooled memory without an explicit release was
  * measured and lost: a view came back to the pool only after a GC, which off-heap memory does not provoke,
  * so a busy comm kept receiving into fresh pages and the 64 MiB ping-pong fell from ~5 GB/s to 0.1-0.7 GB/s.
  * Readers that release (write on, then release; or decode, then release) reuse the same warm buffers. While
- * more than {@link #POOLED_BUDGET_BYTES} are out in unreleased frames, native frames up to {@link
- * #HEAP_FRAME_BYTES} fall back to heap arrays, so for them forgotten releases cost speed only. Frames above
- * {@link #HEAP_FRAME_BYTES} cannot fall back (no Java array holds them) and are pooled whatever is out:
+ * more than {@link MpiTransportOptions#pooledBudgetBytes} are out in unreleased frames, native frames up to {@link
+ * MpiTransportOptions#heapFrameBytes} fall back to heap arrays, so for them forgotten releases cost speed only. Frames above
+ * {@link MpiTransportOptions#heapFrameBytes} cannot fall back (no Java array holds them) and are pooled whatever is out:
  * unreleased, they hold native memory until the GC finds them, and once the pool's GC trigger is passed each
  * new one makes the engine thread call {@code System.gc()} and wait up to 20 ms for a buffer to come back
  * ({@link BufferPool#acquire}).
  *
- * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link #INBOX_BYTES} behind
+ * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link MpiTransportOptions#inboxBytes} behind
  * (and has at least one unread message, so that a single message of any size still passes) is held back:
  * its source is paused ({@link #isPaused}), so the engine leaves that rank's later messages unmatched in
  * MPI, and large ones stay at the sender (MPI's rendezvous), whose writers then wait: zero-copy writers until MPI has read
@@ -52,28 +52,7 @@ import java.nio.ByteBuffer;
  */
 final class InboundDemux implements InboundRouter {
 
-    /**
-     * Heap-origin frames up to this size are received straight into a Java array of their kind (blocking
-     * MPI_Mrecv with the GC held off); larger ones go to pooled native memory.
-     */
-    static final long HEAP_FRAME_BYTES = Long.getLong("dask4j.mpi.heapFrameBytes", 256L << 20);
-    /**
-     * Native-origin frames of at least this size are received into pooled native memory (releasable). A
-     * release closes a shared arena, a handshake with every thread that cost 30-65 us here; from about 1 MiB
-     * that is less than what pooling saves (a zeroed array, then a copy when the frame is written on):
-     * measured at 1 MiB one-way, 96 us pooled vs 160 us on the heap under Open MPI, 133 vs 237 under MPICH.
-     */
-    static final long POOLED_FRAME_BYTES = Long.getLong("dask4j.mpi.pooledFrameBytes", 1L << 20);
-    /** Above this many bytes out in unreleased pooled frames, native-origin frames arrive in heap arrays. */
-    static final long POOLED_BUDGET_BYTES = Long.getLong("dask4j.mpi.pooledFrameBudgetMiB", 1024) << 20;
-    /**
-     * Native frames are received with MPI_Imrecv, so that other comms keep moving meanwhile; {@code
-     * -Ddask4j.mpi.blockingReceives=true} receives them with a blocking MPI_Mrecv once matched instead.
-     */
-    static final boolean BLOCKING_RECEIVES = Boolean.getBoolean("dask4j.mpi.blockingReceives");
-    /** How far (bytes of received, unread messages) a comm's reader may fall behind before its source pauses. */
-    static final long INBOX_BYTES = Long.getLong("dask4j.mpi.inboxMiB", 256) << 20;
-
+    private final MpiTransportOptions limits;
     private final MpiTransport transport;
     private final BufferPool pool;
     private final FrameCursor[] cursors;
@@ -83,8 +62,9 @@ final class InboundDemux implements InboundRouter {
     private int paused;
     private volatile boolean resumeRequested;
 
-    InboundDemux(MpiTransport transport, BufferPool pool, int size) {
+    InboundDemux(MpiTransport transport, BufferPool pool, int size, MpiTransportOptions limits) {
         this.transport = transport;
+        this.limits = limits;
         this.pool = pool;
         this.cursors = new FrameCursor[size];
         this.held = new MemorySegment[size];
@@ -189,7 +169,7 @@ final class InboundDemux implements InboundRouter {
             } else if (message.receiveDone()) {
                 comm.onMessageComplete();
             }
-        }, BLOCKING_RECEIVES || !target.isNative());
+        }, limits.blockingReceives() || !target.isNative());
     }
 
     @Override
@@ -359,7 +339,7 @@ final class InboundDemux implements InboundRouter {
             }
         }
         IncomingMessage message = accepting ? new IncomingMessage(header, frames, loans) : null;
-        FrameCursor cursor = new FrameCursor(comm, message, header.frameLengths(), targets);
+        FrameCursor cursor = new FrameCursor(comm, message, header.frameLengths(), targets, limits.chunkBytes());
         if (cursor.done()) {
             if (message != null) {
                 message.matchedAll();
@@ -374,11 +354,11 @@ final class InboundDemux implements InboundRouter {
 
     /** Whether a frame goes to pooled native memory (see the class comment) rather than a fresh array. */
     private boolean pooled(byte kind, long length) {
-        if (length > HEAP_FRAME_BYTES) {
+        if (length > limits.heapFrameBytes()) {
             return true;
         }
-        return kind == WireCodec.KIND_NATIVE && length >= POOLED_FRAME_BYTES
-                && pool.lentBytes() + length <= POOLED_BUDGET_BYTES;
+        return kind == WireCodec.KIND_NATIVE && length >= limits.pooledFrameBytes()
+                && pool.lentBytes() + length <= limits.pooledBudgetBytes();
     }
 
     private static IncomingMessage inlineMessage(MessageHeader header, MemorySegment data, long offset) {

@@ -29,11 +29,13 @@ final class MessageEncoder {
 
     private final BufferPool pool;
     private final int eagerBytes;
+    private final long chunkBytes;
     private final ThreadLocal<WireCodec> codecs = ThreadLocal.withInitial(WireCodec::new);
 
-    MessageEncoder(BufferPool pool, int eagerBytes) {
+    MessageEncoder(BufferPool pool, int eagerBytes, long chunkBytes) {
         this.pool = pool;
         this.eagerBytes = eagerBytes;
+        this.chunkBytes = chunkBytes;
     }
 
     /** An encoded DATA message, and whether it sends straight from the caller's memory (then the writer waits). */
@@ -99,8 +101,8 @@ final class MessageEncoder {
                 data = MemorySegment.ofAddress(data.address()).reinterpret(length);
                 zeroCopy = true;
             }
-            for (long offset = 0; offset < length; offset += MpiTransport.CHUNK_BYTES) {
-                chunks.add(data.asSlice(offset, Math.min(MpiTransport.CHUNK_BYTES, length - offset)));
+            for (long offset = 0; offset < length; offset += chunkBytes) {
+                chunks.add(data.asSlice(offset, Math.min(chunkBytes, length - offset)));
             }
         }
         Envelope.write(envelope, Envelope.DATA, (byte) 0, comm.peerId(), comm.id());
@@ -109,13 +111,13 @@ final class MessageEncoder {
 
     /**
      * The MPI sends a write of {@code message} takes at most: the envelope, and each frame's chunks of at most
-     * {@link MpiTransport#CHUNK_BYTES} (one for an empty frame or inline frames, which send none: counting more
+     * {@code chunkBytes} (one for an empty frame or inline frames, which send none: counting more
      * than is sent keeps {@link SendBudget} and {@link PeerSendOrder} on the safe side). Any thread.
      */
-    static int mpiSends(Message message) {
+    static int mpiSends(Message message, long chunkBytes) {
         long sends = 1;
         for (Frame frame : message.frames()) {
-            sends += Math.max(1, Math.ceilDiv(frame.size(), MpiTransport.CHUNK_BYTES));
+            sends += Math.max(1, Math.ceilDiv(frame.size(), chunkBytes));
         }
         return (int) Math.min(sends, Integer.MAX_VALUE);
     }

@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Waiting writers.</b> A write that copies its frames returns once they are copied, unless the comm's
  * sends or copies still in flight exceed its {@link SendBudget}, or the sends of this rank to the peer rank exceed
  * their {@link PeerSendOrder} window: then it waits for sends to complete first. It also waits while {@link
- * #READ_WINDOW} of its messages are unread by the peer's reader, which says what it has read with a CREDIT every
+ * MpiTransportOptions#readWindow} of its messages are unread by the peer's reader, which says what it has read with a CREDIT every
  * {@link #CREDIT_BATCH} messages: small messages complete in MPI as soon as the library has buffered them, so
  * without credits a writer to a reader that stopped reading never waited, and the peer's MPI library held
  * everything unmatched (as tcp's writer waits on a full socket, this one waits on credits). A write
@@ -53,8 +53,6 @@ final class MpiComm implements LimitedComm {
      * for a credit its peer never sends.
      */
     static final int CREDIT_BATCH = 1024;
-    /** Messages a writer may have unread by the peer's reader before it waits for a CREDIT: at least two batches. */
-    static final int READ_WINDOW = Math.max(2 * CREDIT_BATCH, Integer.getInteger("dask4j.mpi.readWindow", 16384));
 
     private static final long CLOSE_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** How long a reader or zero-copy writer waits between looks at the comm's state (every change also wakes it). */
@@ -68,7 +66,11 @@ final class MpiComm implements LimitedComm {
     private final Address peerAddress;
     private final ConcurrentLinkedQueue<IncomingMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger unsentMessages = new AtomicInteger();
-    private final SendBudget sendBudget = new SendBudget();
+    private final SendBudget sendBudget;
+    /** Messages a writer may have unread by the peer's reader before it waits for a CREDIT. */
+    private final int readWindow;
+    /** Bytes of received, unread messages past which the next DATA for this comm is held back. */
+    private final long inboxLimit;
     /** The window on this rank's sends to the peer rank, shared with the other comms to it. */
     private final PeerSendOrder peerSendOrder;
     /** Messages handed to the engine and not posted yet: a direct send must not overtake them. */
@@ -96,6 +98,10 @@ final class MpiComm implements LimitedComm {
         this.id = id;
         this.peerRank = peerRank;
         this.peerSendOrder = transport.sendOrder(peerRank);
+        MpiTransportOptions limits = transport.options();
+        this.sendBudget = new SendBudget(limits.sendBudgetBytes(), limits.sendsInFlight());
+        this.readWindow = limits.readWindow();
+        this.inboxLimit = limits.inboxBytes();
         this.peerId = peerId;
         this.state = state;
         this.options = options;
@@ -177,7 +183,7 @@ final class MpiComm implements LimitedComm {
 
     private void consumed(IncomingMessage message) {
         long left = inboxBytes.addAndGet(-message.bytes());
-        if (heldBack && left <= InboundDemux.INBOX_BYTES) {
+        if (heldBack && left <= inboxLimit) {
             heldBack = false;
             transport.onRoom();
         }
@@ -201,7 +207,7 @@ final class MpiComm implements LimitedComm {
             throw closed();
         }
         long copied = MessageEncoder.copiedBytes(message);
-        int sends = MessageEncoder.mpiSends(message);
+        int sends = MessageEncoder.mpiSends(message, transport.options().chunkBytes());
         takeBudget(copied, sends);
         OutgoingMessage out;
         boolean zeroCopy;
@@ -264,7 +270,7 @@ final class MpiComm implements LimitedComm {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
                 transport.engine().awaitSends(() -> state != OPEN
-                        || (uncredited.get() < READ_WINDOW && sendBudget.fits(bytes, sends) && peerSendOrder.fits(sends)),
+                        || (uncredited.get() < readWindow && sendBudget.fits(bytes, sends) && peerSendOrder.fits(sends)),
                         WAIT_SLICE_NANOS);
             }
         } finally {
@@ -275,7 +281,7 @@ final class MpiComm implements LimitedComm {
 
     /** Takes a credit, this comm's send budget and the peer's send window together, or none of them. */
     private boolean tryTakeAll(long bytes, int sends) {
-        if (uncredited.incrementAndGet() > READ_WINDOW) {
+        if (uncredited.incrementAndGet() > readWindow) {
             uncredited.decrementAndGet();
             return false;
         }
@@ -410,7 +416,7 @@ final class MpiComm implements LimitedComm {
 
     /** Whether a new message must wait: the reader is far behind (and has something to read). Engine thread. */
     boolean overBudget() {
-        return state == OPEN && inboxBytes.get() > InboundDemux.INBOX_BYTES && !inbox.isEmpty();
+        return state == OPEN && inboxBytes.get() > inboxLimit && !inbox.isEmpty();
     }
 
     /** A message for this comm is held back until the reader catches up or the handshake ends. Engine thread. */

@@ -46,12 +46,11 @@ public final class MpiTransport implements InboundRouter {
     static final int TAG_FRAME = 2;
     /** Credits ({@link Envelope#CREDIT}): matched even from a paused rank, see {@link #unpausedTag}. */
     static final int TAG_CREDIT = 3;
-    static final long CHUNK_BYTES = 1L << 30;
 
     private final int rank;
     private final int size;
-    private final BufferPool pool = new BufferPool(Long.getLong("dask4j.mpi.poolRetainMiB", 512) << 20,
-            Long.getLong("dask4j.mpi.poolGcTriggerMiB", 1024) << 20);
+    private final MpiTransportOptions options;
+    private final BufferPool pool;
     private final ConcurrentHashMap<Integer, MpiComm> comms = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, MpiListener> listeners = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger(1);
@@ -62,13 +61,15 @@ public final class MpiTransport implements InboundRouter {
     private volatile ProgressEngine engine;
     private volatile RuntimeException failure;
 
-    public MpiTransport(int rank, int size) {
+    public MpiTransport(int rank, int size, MpiTransportOptions options) {
         this.rank = rank;
         this.size = size;
-        this.demux = new InboundDemux(this, pool, size);
+        this.options = options;
+        this.pool = new BufferPool(options.poolRetainBytes(), options.poolGcTriggerBytes());
+        this.demux = new InboundDemux(this, pool, size, options);
         this.sendOrders = new PeerSendOrder[size];
         for (int r = 0; r < size; r++) {
-            sendOrders[r] = new PeerSendOrder();
+            sendOrders[r] = new PeerSendOrder(options.peerSendWindow());
         }
     }
 
@@ -79,8 +80,13 @@ public final class MpiTransport implements InboundRouter {
 
     /** Connects the transport to the engine that feeds it; once, before any comm is made. */
     public void attach(ProgressEngine progress) {
-        this.encoder = new MessageEncoder(pool, progress.options().eagerBytes());
+        this.encoder = new MessageEncoder(pool, progress.options().eagerBytes(), options.chunkBytes());
         this.engine = progress;
+    }
+
+    /** The limits this transport was made with. */
+    public MpiTransportOptions options() {
+        return options;
     }
 
     ProgressEngine engine() {

@@ -12,9 +12,9 @@ import java.util.concurrent.locks.LockSupport;
  * Small sends complete as soon as MPI has buffered them, so the comms' {@link SendBudget}s, which count
  * incomplete sends, do not bound that: this counts every send of the comms' writes to the peer since the last
  * moment at which none to it was incomplete (control envelopes and credits, a few per connection and one per
- * thousand messages read, are not counted), and makes writers to the peer wait, once {@link #WINDOW} have been posted, until
+ * thousand messages read, are not counted), and makes writers to the peer wait, once {@link MpiTransportOptions#peerSendWindow} have been posted, until
  * every send to it has completed. That over-counts (the true figure is the sends posted since the oldest
- * incomplete one), so the bound holds; its price is a drain of the sends to one peer every {@link #WINDOW}
+ * incomplete one), so the bound holds; its price is a drain of the sends to one peer every {@link MpiTransportOptions#peerSendWindow}
  * sends while some to it stay incomplete. A message takes its share while within the window, or whenever nothing
  * to the peer is incomplete, so that a message of any size passes.
  *
@@ -25,19 +25,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PeerSendOrder {
 
-    /** Sends to one peer that may be posted while an earlier one to it is incomplete: half of ob1's 65536. */
-    static final int WINDOW = Integer.getInteger("dask4j.mpi.peerSendWindow", 32768);
-
     private static final long LOW = 0xFFFF_FFFFL;
 
     private final int window;
     /** Low 32 bits: sends to the peer not yet complete; high 32 bits: sends posted since none was incomplete. */
     private final AtomicLong state = new AtomicLong();
     private final ConcurrentLinkedQueue<Thread> waiters = new ConcurrentLinkedQueue<>();
-
-    PeerSendOrder() {
-        this(WINDOW);
-    }
 
     PeerSendOrder(int window) {
         this.window = window;
@@ -64,7 +57,7 @@ final class PeerSendOrder {
     }
 
     private boolean fits(long s, int sends) {
-        return (s & LOW) == 0 || (s >>> 32) + sends <= window;
+        return window == 0 || (s & LOW) == 0 || (s >>> 32) + sends <= window;
     }
 
     /** Gives back a completed (or abandoned) message's share; the last one out starts a new window. */

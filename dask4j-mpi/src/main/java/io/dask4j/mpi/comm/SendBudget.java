@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * 2000 small frames to a rank that had paused this one (its inbox over budget) could leave 32,000 sends
  * pending, and a 2-rank job of 20 such messages moved 7-11 of them in a minute (Open MPI); with the count,
  * all 20 in a few seconds. A write may take its share while both
- * totals stay within {@link #LIMIT_BYTES} and {@link #LIMIT_SENDS}, or when nothing is out, so that a single
+ * totals stay within {@link MpiTransportOptions#sendBudgetBytes} and {@link MpiTransportOptions#sendsInFlight}, or when nothing is out, so that a single
  * message of any size always passes. This is the MPI counterpart of a full TCP send buffer, with one gap: a
  * send of a few KiB completes once MPI has buffered it, so small messages to a paused rank never make the
  * writer wait (the receiving rank's MPI library holds them).
@@ -25,19 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SendBudget {
 
-    /** How many copied bytes of one comm may be in flight before its writer waits; like the receiver's inbox. */
-    static final long LIMIT_BYTES = Long.getLong("dask4j.mpi.sendBudgetMiB", 256) << 20;
-    /** How many MPI sends (an envelope, a frame chunk) of one comm may be pending before its writer waits. */
-    static final int LIMIT_SENDS = Integer.getInteger("dask4j.mpi.sendsInFlight", 4096);
-
     private final long limitBytes;
     private final int limitSends;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicInteger sends = new AtomicInteger();
-
-    SendBudget() {
-        this(LIMIT_BYTES, LIMIT_SENDS);
-    }
 
     SendBudget(long limitBytes, int limitSends) {
         this.limitBytes = limitBytes;

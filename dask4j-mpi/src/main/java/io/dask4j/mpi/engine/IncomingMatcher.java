@@ -1,6 +1,7 @@
 package io.dask4j.mpi.engine;
 
 import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.binding.PointToPoint;
 import io.dask4j.mpi.binding.MpiAbi;
 
 import java.lang.foreign.Arena;
@@ -21,7 +22,7 @@ final class IncomingMatcher {
 
     private static final int PROBES_PER_PASS = 64;
 
-    private final Mpi mpi;
+    private final PointToPoint mpi;
     private final MpiAbi abi;
     private final long comm;
     private final int size;
@@ -38,7 +39,7 @@ final class IncomingMatcher {
     private final MemorySegment scratch;
     private final DropSink dropSink = new DropSink();
 
-    IncomingMatcher(Mpi mpi, long comm, int eagerBytes, InboundRouter router, RequestTable requests, EngineStats stats,
+    IncomingMatcher(PointToPoint mpi, long comm, int eagerBytes, InboundRouter router, RequestTable requests, EngineStats stats,
                     Doorbells doorbells, Arena arena) {
         this.mpi = mpi;
         this.abi = mpi.abi();

@@ -2,6 +2,7 @@ package io.dask4j.mpi.engine;
 
 import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.binding.PointToPoint;
 import io.dask4j.mpi.binding.MpiAbi;
 import io.dask4j.mpi.binding.MpiException;
 
@@ -75,7 +76,7 @@ public final class ProgressEngine implements AutoCloseable {
     /** The name under which the engine publishes its figures in {@link TransportGauges}. */
     public static final String GAUGES = "mpi_engine";
 
-    private final Mpi mpi;
+    private final PointToPoint mpi;
     private final long comm;
     private final long byteType;
     private final EngineOptions options;
@@ -113,7 +114,7 @@ public final class ProgressEngine implements AutoCloseable {
     private long eagerSendParkNanos = EAGER_SEND_PARK_NANOS;
     private volatile RuntimeException failure;
 
-    public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router) {
+    public ProgressEngine(PointToPoint mpi, long comm, EngineOptions options, InboundRouter router) {
         this(mpi, comm, options, router, Doorbells.NONE);
     }
 
@@ -121,7 +122,7 @@ public final class ProgressEngine implements AutoCloseable {
      * An engine whose idle thread sleeps on its {@link Doorbells} (set up collectively beforehand) and which
      * rings the doorbells of the ranks it sends to.
      */
-    public ProgressEngine(Mpi mpi, long comm, EngineOptions options, InboundRouter router, Doorbells doorbells) {
+    public ProgressEngine(PointToPoint mpi, long comm, EngineOptions options, InboundRouter router, Doorbells doorbells) {
         this.mpi = mpi;
         this.doorbells = doorbells;
         this.comm = comm;
@@ -142,7 +143,7 @@ public final class ProgressEngine implements AutoCloseable {
         TransportGauges.register(GAUGES, stats);
     }
 
-    public Mpi mpi() {
+    public PointToPoint mpi() {
         return mpi;
     }
 

@@ -1,6 +1,7 @@
 package io.dask4j.mpi.engine;
 
 import io.dask4j.mpi.binding.Mpi;
+import io.dask4j.mpi.binding.PointToPoint;
 import io.dask4j.mpi.binding.MpiAbi;
 
 import java.lang.foreign.Arena;
@@ -21,7 +22,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 final class RequestTable {
 
-    private final Mpi mpi;
+    private final PointToPoint mpi;
     private final MpiAbi abi;
     private final Arena arena;
     private final MemorySegment outCount;
@@ -36,7 +37,7 @@ final class RequestTable {
     private volatile int busy;
     private volatile int receives;
 
-    RequestTable(Mpi mpi, Arena arena) {
+    RequestTable(PointToPoint mpi, Arena arena) {
         this.mpi = mpi;
         this.abi = mpi.abi();
         this.arena = arena;

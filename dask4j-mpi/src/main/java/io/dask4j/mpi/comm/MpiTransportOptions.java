@@ -1,0 +1,97 @@
+package io.dask4j.mpi.comm;
+
+import io.dask4j.mpi.binding.MpiAbi;
+
+/**
+ * Every limit of the mpi backend's transport, passed to {@link MpiTransport}'s constructor. Immutable.
+ *
+ * @param readWindow        messages a writer may have unread by the peer's reader before it waits for a CREDIT;
+ *                          at least two credit batches ({@link MpiComm#CREDIT_BATCH}), so that ends with different
+ *                          windows cannot wait on each other
+ * @param inboxBytes        bytes of received, unread messages of one comm past which its next DATA is held back
+ * @param sendBudgetBytes   copied bytes of one comm's writes that may be in flight before its writer waits
+ * @param sendsInFlight     MPI sends (envelopes, frame chunks) of one comm that may be pending before its writer waits
+ * @param peerSendWindow    sends to one rank that may be posted while an earlier one to it is incomplete
+ *                          ({@link PeerSendOrder}); 0 turns the guard off (MPIs without Open MPI's 16-bit window)
+ * @param chunkBytes        the largest MPI message a frame is sent in (MPI counts are {@code int}s); both ends must
+ *                          agree, so only tests change it
+ * @param heapFrameBytes    heap-origin frames up to this size are received into a Java array of their kind
+ * @param pooledFrameBytes  native-origin frames of at least this size are received into pooled native memory
+ * @param pooledBudgetBytes above this many bytes out in unreleased pooled frames, native frames arrive in arrays
+ * @param blockingReceives  receive large frames with a blocking MPI_Mrecv once matched, not MPI_Imrecv
+ * @param poolRetainBytes   native buffer memory the pool keeps for reuse
+ * @param poolGcTriggerBytes native buffer memory lent out past which the pool asks the GC for lost buffers
+ */
+public record MpiTransportOptions(int readWindow, long inboxBytes, long sendBudgetBytes, int sendsInFlight,
+                                  int peerSendWindow, long chunkBytes, long heapFrameBytes, long pooledFrameBytes,
+                                  long pooledBudgetBytes, boolean blockingReceives, long poolRetainBytes,
+                                  long poolGcTriggerBytes) {
+
+    /** Open MPI's ob1 matches wrong once 65536 later sends to a rank overtake an incomplete one: half of that. */
+    public static final int OPEN_MPI_PEER_SEND_WINDOW = 32768;
+    public static final long MAX_CHUNK_BYTES = 1L << 30;
+
+    public MpiTransportOptions {
+        if (readWindow < 2 * MpiComm.CREDIT_BATCH || inboxBytes <= 0 || sendBudgetBytes <= 0 || sendsInFlight <= 0
+                || peerSendWindow < 0 || chunkBytes <= 0 || chunkBytes > MAX_CHUNK_BYTES || heapFrameBytes < 0
+                || pooledFrameBytes < 0 || pooledBudgetBytes < 0 || poolRetainBytes < 0 || poolGcTriggerBytes < 0) {
+            throw new IllegalArgumentException("bad mpi transport options: " + MpiTransportOptions.this.toString()
+                    + " (readWindow must be at least " + 2 * MpiComm.CREDIT_BATCH + ", chunkBytes 1.."
+                    + MAX_CHUNK_BYTES + ")");
+        }
+    }
+
+    /** The built-in limits, with the ordering guard on (as Open MPI needs). */
+    public static MpiTransportOptions defaults() {
+        return new MpiTransportOptions(16384, 256L << 20, 256L << 20, 4096, OPEN_MPI_PEER_SEND_WINDOW,
+                MAX_CHUNK_BYTES, 256L << 20, 1L << 20, 1024L << 20, false, 512L << 20, 1024L << 20);
+    }
+
+    /**
+     * The built-in limits overridden by the {@code dask4j.mpi.*} system properties, with the ordering guard on
+     * only where {@code abi} needs it ({@link MpiAbi#needsPeerSendOrder}). Read once, when a runtime starts.
+     */
+    public static MpiTransportOptions fromSystemProperties(MpiAbi abi) {
+        MpiTransportOptions d = defaults();
+        int peerWindow = abi.needsPeerSendOrder() ? OPEN_MPI_PEER_SEND_WINDOW : 0;
+        return new MpiTransportOptions(
+                Math.max(2 * MpiComm.CREDIT_BATCH, Integer.getInteger("dask4j.mpi.readWindow", d.readWindow)),
+                mib("dask4j.mpi.inboxMiB", d.inboxBytes), mib("dask4j.mpi.sendBudgetMiB", d.sendBudgetBytes),
+                Integer.getInteger("dask4j.mpi.sendsInFlight", d.sendsInFlight),
+                Integer.getInteger("dask4j.mpi.peerSendWindow", peerWindow), d.chunkBytes,
+                Long.getLong("dask4j.mpi.heapFrameBytes", d.heapFrameBytes),
+                Long.getLong("dask4j.mpi.pooledFrameBytes", d.pooledFrameBytes),
+                mib("dask4j.mpi.pooledFrameBudgetMiB", d.pooledBudgetBytes),
+                Boolean.getBoolean("dask4j.mpi.blockingReceives"),
+                mib("dask4j.mpi.poolRetainMiB", d.poolRetainBytes), mib("dask4j.mpi.poolGcTriggerMiB", d.poolGcTriggerBytes));
+    }
+
+    private static long mib(String property, long defaultBytes) {
+        return Long.getLong(property, defaultBytes >> 20) << 20;
+    }
+
+    public MpiTransportOptions withReadWindow(int messages) {
+        return new MpiTransportOptions(messages, inboxBytes, sendBudgetBytes, sendsInFlight, peerSendWindow, chunkBytes,
+                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+    }
+
+    public MpiTransportOptions withInboxBytes(long bytes) {
+        return new MpiTransportOptions(readWindow, bytes, sendBudgetBytes, sendsInFlight, peerSendWindow, chunkBytes,
+                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+    }
+
+    public MpiTransportOptions withSendBudget(long bytes, int sends) {
+        return new MpiTransportOptions(readWindow, inboxBytes, bytes, sends, peerSendWindow, chunkBytes,
+                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+    }
+
+    public MpiTransportOptions withPeerSendWindow(int sends) {
+        return new MpiTransportOptions(readWindow, inboxBytes, sendBudgetBytes, sendsInFlight, sends, chunkBytes,
+                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+    }
+
+    public MpiTransportOptions withChunkBytes(long bytes) {
+        return new MpiTransportOptions(readWindow, inboxBytes, sendBudgetBytes, sendsInFlight, peerSendWindow, bytes,
+                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+    }
+}

@@ -57,7 +57,7 @@ final class MessageEncoder {
         return bytes;
     }
 
-    Prepared data(MpiComm comm, Message message) {
+    Prepared data(MpiComm comm, Message message, boolean mayZeroCopy) {
         for (Frame frame : message.frames()) {
             if (!frame.segment().scope().isAlive()) {
                 // e.g. a released received frame: its address may hold another message's bytes by now
@@ -90,7 +90,7 @@ final class MessageEncoder {
             if (length == 0) {
                 continue;
             }
-            if (!data.isNative() || length <= ZERO_COPY_BYTES) {
+            if (!data.isNative() || length <= ZERO_COPY_BYTES || !mayZeroCopy) {
                 MemorySegment copy = pool.acquire(length);
                 pooled.add(copy);
                 MemorySegment.copy(data, 0, copy, 0, length);

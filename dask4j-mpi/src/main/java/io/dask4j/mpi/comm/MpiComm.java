@@ -3,6 +3,8 @@ package io.dask4j.mpi.comm;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.MessageHandler;
+import io.dask4j.comm.Receiving;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.LimitedComm;
 import io.dask4j.comm.Message;
@@ -11,6 +13,7 @@ import io.dask4j.mpi.engine.ProgressEngine;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -33,6 +36,14 @@ import java.util.concurrent.locks.LockSupport;
  * without credits a writer to a reader that stopped reading never waited, and the peer's MPI library held
  * everything unmatched (as tcp's writer waits on a full socket, this one waits on credits). A write
  * sent from the caller's native memory returns once MPI is done reading it.
+ *
+ * <p><b>Push mode.</b> After {@link #receive}, the thread driving the engine hands each complete message to the
+ * handler at the end of a pass ({@link MpiTransport#deliver}): no reader thread, no wake-up. A paused handler
+ * reads nothing, so it sends no CREDIT and the peer's writers wait once their window is unread, as for a reader
+ * that stops reading. A handler may write: on the engine's thread a write never waits (it copies its frames,
+ * takes its credit and budget even past their limits, and is posted at once), since nothing else would move
+ * the engine meanwhile; a handler that writes floods must pause itself. Its {@link #close} does not wait for
+ * the flush either.
  *
  * <p><b>Interrupts.</b> A reader, or a writer waiting for the send budget, that is interrupted gets a {@link
  * CommClosedException} with its interrupt flag still set (the comm stays open). A zero-copy writer waits for
@@ -91,6 +102,13 @@ final class MpiComm implements LimitedComm {
     private volatile Thread reader;
     private volatile Thread waiter;
     private volatile Thread writer;
+    /** The push-mode handler, or null while the comm is read with {@link #read}. */
+    private volatile MessageHandler handler;
+    private volatile boolean pushPaused;
+    /** Whether this comm waits in the transport's delivery queue. */
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** Whether the handler has had its {@code onClose}; delivering thread only. */
+    private boolean endDelivered;
 
     MpiComm(MpiTransport transport, int id, int peerRank, int peerId, int state, CommOptions options,
             Address localAddress, Address peerAddress) {
@@ -151,6 +169,9 @@ final class MpiComm implements LimitedComm {
 
     @Override
     public Message read() {
+        if (handler != null) {
+            throw new IllegalStateException("comm " + this + " is in push mode: its messages go to its handler");
+        }
         Thread me = Thread.currentThread();
         while (true) {
             IncomingMessage head = inbox.peek();
@@ -181,6 +202,78 @@ final class MpiComm implements LimitedComm {
         }
     }
 
+    /** Push mode: from now on complete messages go to {@code messageHandler} on the thread driving the engine. */
+    @Override
+    public Receiving receive(MessageHandler messageHandler) {
+        if (handler != null) {
+            throw new IllegalStateException("comm " + this + " already delivers to a handler");
+        }
+        handler = java.util.Objects.requireNonNull(messageHandler, "handler");
+        scheduleDelivery(); // what came before now, or the comm's end
+        return new Receiving() {
+            @Override
+            public void pause() {
+                pushPaused = true;
+            }
+
+            @Override
+            public void resume() {
+                pushPaused = false;
+                scheduleDelivery();
+            }
+        };
+    }
+
+    private void scheduleDelivery() {
+        if (handler != null && scheduled.compareAndSet(false, true)) {
+            transport.schedule(this);
+        }
+    }
+
+    /**
+     * Hands the handler every complete message at the head of the inbox, then the comm's end once there is no
+     * more; returns how many messages. Thread delivering for the transport (one at a time).
+     */
+    int deliver() {
+        scheduled.set(false);
+        MessageHandler h = handler;
+        int delivered = 0;
+        while (h != null && !pushPaused && !endDelivered) {
+            IncomingMessage head = inbox.peek();
+            int s = state;
+            if (s == CLOSED || (head == null && s == PEER_CLOSED)) {
+                endDelivered = true;
+                h.onClose(closed());
+                break;
+            }
+            if (head == null || !head.isComplete()) {
+                break;
+            }
+            inbox.poll();
+            consumed(head);
+            Message message;
+            try {
+                message = head.toMessage();
+            } catch (ProtocolException e) {
+                abort();
+                endDelivered = true;
+                h.onClose(e);
+                break;
+            }
+            delivered++;
+            try {
+                h.onMessage(message);
+            } catch (RuntimeException e) {
+                // A handler that throws cannot be trusted with what follows: end the comm, say why.
+                abort();
+                endDelivered = true;
+                h.onClose(new CommClosedException("the handler of " + this + " failed: " + e, e));
+                break;
+            }
+        }
+        return delivered;
+    }
+
     private void consumed(IncomingMessage message) {
         long left = inboxBytes.addAndGet(-message.bytes());
         if (heldBack && left <= inboxLimit) {
@@ -193,6 +286,11 @@ final class MpiComm implements LimitedComm {
                 transport.credit(this, read);
             }
         }
+    }
+
+    /** Whether nothing waits in the inbox (read or not complete). Any thread; for tests. */
+    boolean inboxEmpty() {
+        return inbox.isEmpty();
     }
 
     private boolean readable() {
@@ -208,12 +306,18 @@ final class MpiComm implements LimitedComm {
         }
         long copied = MessageEncoder.copiedBytes(message);
         int sends = MessageEncoder.mpiSends(message, transport.options().chunkBytes());
-        takeBudget(copied, sends);
+        boolean driving = transport.engine().isDriving();
+        if (driving) {
+            copied = message.frameBytes(); // every frame is copied: this thread cannot wait for MPI to read them
+            takeWhileDriving(copied, sends);
+        } else {
+            takeBudget(copied, sends);
+        }
         OutgoingMessage out;
         boolean zeroCopy;
         try {
             synchronized (writeLock) {
-                MessageEncoder.Prepared prepared = transport.prepare(this, message);
+                MessageEncoder.Prepared prepared = transport.prepare(this, message, !driving);
                 out = prepared.message();
                 zeroCopy = prepared.zeroCopy();
             }
@@ -279,6 +383,28 @@ final class MpiComm implements LimitedComm {
         }
     }
 
+    /**
+     * A write on the thread driving the engine (a push-mode handler's): nothing else moves the engine meanwhile, so
+     * it takes its credit and budget whatever is out. Only the ordering guard is waited for, by completing sends
+     * here (the guard keeps Open MPI from matching the wrong message, so it cannot be overdrawn).
+     */
+    private void takeWhileDriving(long bytes, int sends) {
+        ProgressEngine engine = transport.engine();
+        while (!peerSendOrder.tryTake(sends)) {
+            if (state != OPEN) {
+                throw closed();
+            }
+            if (engine.failure() != null) {
+                throw new CommClosedException("MPI progress engine failed", engine.failure());
+            }
+            if (engine.testRequests() == 0) {
+                Thread.onSpinWait();
+            }
+        }
+        uncredited.incrementAndGet();
+        sendBudget.take(bytes, sends);
+    }
+
     /** Takes a credit, this comm's send budget and the peer's send window together, or none of them. */
     private boolean tryTakeAll(long bytes, int sends) {
         if (uncredited.incrementAndGet() > readWindow) {
@@ -333,6 +459,10 @@ final class MpiComm implements LimitedComm {
             waiter = Thread.currentThread();
             unsentMessages.incrementAndGet();
             submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
+            if (transport.engine().isDriving()) {
+                markClosed("comm closed locally"); // posted already, after the data: MPI delivers it in order
+                return;
+            }
             // An interrupt ends the flush early (await returns at once), like tcp's close; the flag stays set.
             transport.engine().awaitSends(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
             waiter = null;
@@ -434,11 +564,13 @@ final class MpiComm implements LimitedComm {
         inbox.add(message);
         if (message.isComplete()) {
             wake(reader);
+            scheduleDelivery();
         }
     }
 
     void onMessageComplete() {
         wake(reader);
+        scheduleDelivery();
     }
 
     void onPeerClosed() {
@@ -448,6 +580,7 @@ final class MpiComm implements LimitedComm {
         }
         wake(reader);
         wake(writer); // a writer waiting for credits gets none now
+        scheduleDelivery();
     }
 
     void onPeerAborted(String reason) {
@@ -492,6 +625,7 @@ final class MpiComm implements LimitedComm {
         wake(reader);
         wake(waiter);
         wake(writer);
+        scheduleDelivery();
     }
 
     private CommClosedException closed() {

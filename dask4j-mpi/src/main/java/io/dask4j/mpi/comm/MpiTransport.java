@@ -15,6 +15,8 @@ import io.dask4j.mpi.engine.ProgressEngine;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -54,6 +56,9 @@ public final class MpiTransport implements InboundRouter {
     private final ConcurrentHashMap<Integer, MpiComm> comms = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, MpiListener> listeners = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger(1);
+    /** Push-mode comms with something to deliver (see {@link #deliver}). */
+    private final ConcurrentLinkedQueue<MpiComm> ready = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock delivering = new ReentrantLock();
     private final InboundDemux demux;
     /** Per peer rank, shared by every comm to it (see {@link PeerSendOrder}). */
     private final PeerSendOrder[] sendOrders;
@@ -182,8 +187,9 @@ public final class MpiTransport implements InboundRouter {
 
     // ---- for the encoder, the demux and the comms ----
 
-    MessageEncoder.Prepared prepare(MpiComm comm, Message message) {
-        return encoder.data(comm, message);
+    /** Encodes a DATA message; {@code mayZeroCopy} false copies every frame (a writer that cannot wait for MPI). */
+    MessageEncoder.Prepared prepare(MpiComm comm, Message message, boolean mayZeroCopy) {
+        return encoder.data(comm, message, mayZeroCopy);
     }
 
     OutgoingMessage control(MpiComm comm, int dest, byte kind, int dst, int src) {
@@ -217,6 +223,42 @@ public final class MpiTransport implements InboundRouter {
         comms.put(id, comm);
         comm.sendAccept();
         listener.accepted(comm);
+    }
+
+    /**
+     * {@code comm} (in push mode) has something for its handler: a complete message, or its end. The next pass
+     * delivers it ({@link #deliver}); with no engine to pass any more, the caller delivers it now. Any thread.
+     */
+    void schedule(MpiComm comm) {
+        ready.add(comm);
+        if (engine.isRunning()) {
+            engine.wakeUp();
+        } else {
+            deliver();
+        }
+    }
+
+    /**
+     * Hands push-mode comms their complete messages and ends, one comm after another; nested calls (a handler
+     * whose action schedules a comm) leave it to the outer loop, so a handler is never re-entered. The thread
+     * driving the engine, at the end of each pass.
+     */
+    @Override
+    public int deliver() {
+        if (ready.isEmpty() || delivering.isHeldByCurrentThread()) {
+            return 0;
+        }
+        delivering.lock();
+        try {
+            int delivered = 0;
+            MpiComm comm;
+            while ((comm = ready.poll()) != null) {
+                delivered += comm.deliver();
+            }
+            return delivered;
+        } finally {
+            delivering.unlock();
+        }
     }
 
     /** {@code comm}'s reader caught up, or it closed, while a message for it was held back. Any thread. */

@@ -53,6 +53,12 @@ final class SendBudget {
         return (outBytes == 0 && outSends == 0) || (outBytes + copiedBytes <= limitBytes && outSends + mpiSends <= limitSends);
     }
 
+    /** Takes a message's share whether it fits or not (a writer that must not wait: the engine's own thread). */
+    void take(long copiedBytes, int mpiSends) {
+        bytes.addAndGet(copiedBytes);
+        sends.addAndGet(mpiSends);
+    }
+
     /** Gives back the share of a finished (or abandoned) message. */
     void give(long copiedBytes, int mpiSends) {
         if (copiedBytes != 0) {

@@ -52,6 +52,15 @@ public interface InboundRouter {
         return -1;
     }
 
+    /**
+     * Called at the end of every pass, after everything was matched and tested: the router hands complete
+     * messages to push-mode receivers now (outside the matching loop, so a receiver may write from here).
+     * Returns how many messages it delivered (work of the pass).
+     */
+    default int deliver() {
+        return 0;
+    }
+
     /** The engine broke (an MPI call failed); everything waiting must fail with {@code cause}. */
     void onEngineFailure(RuntimeException cause);
 

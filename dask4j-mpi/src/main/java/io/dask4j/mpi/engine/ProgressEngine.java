@@ -166,6 +166,14 @@ public final class ProgressEngine implements AutoCloseable {
      */
     public void submit(Outbound work) {
         queue.add(new Queued(work, System.nanoTime()));
+        if (lock.isHeldByCurrentThread()) {
+            // Submitted while driving (a push-mode handler's write, an ACCEPT): posted now, after whatever was
+            // queued before it, rather than at the next pass.
+            if (failure == null && running) {
+                postQueued();
+            }
+            return;
+        }
         if (!tryDrive()) {
             wakeUp();
         }
@@ -387,13 +395,7 @@ public final class ProgressEngine implements AutoCloseable {
         try {
             stats.pass();
             int work = 0;
-            Queued out;
-            while ((out = queue.poll()) != null) {
-                // Read after the poll, so never before the submitter's stamp (one clock read per posted message).
-                stats.waitedInQueue(System.nanoTime() - out.submittedAt());
-                out.work().post(this);
-                work++;
-            }
+            work += postQueued();
             Outbound later;
             while ((later = lazy.poll()) != null) {
                 later.post(this); // not counted as work: it must not keep an idle engine from its long sleeps
@@ -407,6 +409,7 @@ public final class ProgressEngine implements AutoCloseable {
                 }
             }
             work += received;
+            work += router.deliver();
             if (work > 0) {
                 lastActiveNanos = System.nanoTime();
             }
@@ -420,6 +423,37 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
+    /** Posts every queued send, in order; returns how many. Only while driving. */
+    private int postQueued() {
+        int posted = 0;
+        Queued out;
+        while ((out = queue.poll()) != null) {
+            // Read after the poll, so never before the submitter's stamp (one clock read per posted message).
+            stats.waitedInQueue(System.nanoTime() - out.submittedAt());
+            out.work().post(this);
+            posted++;
+        }
+        return posted;
+    }
+
+    /** Whether the calling thread drives the engine now (holds its lock): it must not wait for the engine. */
+    public boolean isDriving() {
+        return lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * Tests the outstanding requests and runs the completions of those done, for a thread that drives the engine
+     * and must see its sends complete before it can go on; returns how many completed. Only while driving.
+     */
+    public int testRequests() {
+        return requests.testSome();
+    }
+
+    /** Whether the engine still runs passes (not closed, not failed). Any thread. */
+    public boolean isRunning() {
+        return running && failure == null;
+    }
+
     private void fail(Throwable thrown) {
         RuntimeException cause = thrown instanceof RuntimeException e ? e
                 : new IllegalStateException("the MPI progress engine failed: " + thrown, thrown);
@@ -428,6 +462,7 @@ public final class ProgressEngine implements AutoCloseable {
         // looks complete in the window before its comm is closed.
         router.onEngineFailure(cause);
         requests.failAll(cause instanceof MpiException m && m.errorCode() > 0 ? m.errorCode() : -1);
+        router.deliver(); // push-mode receivers learn that their comms ended: no pass will run again
     }
 
     /** The engine thread: passes and idling until {@link #close}; whatever escapes fails the engine loudly. */
@@ -587,6 +622,7 @@ public final class ProgressEngine implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        router.deliver(); // push-mode receivers of comms that ended with the engine learn it now
     }
 
     /** A submitted {@link Outbound} and when it was submitted (the queue-wait gauges measure from then to its post). */

@@ -210,6 +210,14 @@ public final class FakeMpiWorld {
          * that matches; across sources the first in arrival order, or a random one when reordering.
          */
         private Sent take(int source, int tag) {
+            if (random == null) {
+                for (int i = 0; i < queue.size(); i++) {
+                    if (matches(source, tag, queue.get(i))) {
+                        return queue.remove(i); // the first that matches is the oldest of its source
+                    }
+                }
+                return null;
+            }
             List<Integer> heads = new ArrayList<>();
             boolean[] seen = new boolean[ranks.length];
             for (int i = 0; i < queue.size(); i++) {

@@ -52,13 +52,19 @@ final class FakeRanks implements AutoCloseable {
 
     /** A comm from {@code rank} to rank 0 and rank 0's end of it, handshake limit lifted on both. */
     MpiComm[] connect(int rank) throws InterruptedException {
+        MpiComm[] pair = connectUnlifted(rank);
+        pair[0].liftHandshakeLimit(commOptions().maxMessageBytes());
+        pair[1].liftHandshakeLimit(commOptions().maxMessageBytes());
+        return pair;
+    }
+
+    /** As {@link #connect}, with both ends still limited to a handshake's message size. */
+    MpiComm[] connectUnlifted(int rank) throws InterruptedException {
         MpiComm client = (MpiComm) transports[rank].connect(Address.mpi(0), Duration.ofSeconds(10), commOptions());
         MpiComm server = (MpiComm) accepted.poll(10, TimeUnit.SECONDS);
         if (server == null) {
             throw new AssertionError("no comm accepted");
         }
-        client.liftHandshakeLimit(commOptions().maxMessageBytes());
-        server.liftHandshakeLimit(commOptions().maxMessageBytes());
         return new MpiComm[] {client, server};
     }
 

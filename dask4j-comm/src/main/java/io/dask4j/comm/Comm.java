@@ -56,8 +56,9 @@ public interface Comm extends AutoCloseable {
      * Switches this comm to push mode: from now on the transport hands each message to {@code handler} on
      * its own delivery thread (see {@link MessageHandler} for the threading contract) and {@link #read()}
      * must no longer be called. Call at most once, and not while a {@code read()} is pending. Writes are not
-     * affected. The default delivers through a {@link ReadLoopReceiver} (one virtual thread per comm);
-     * backends override it to deliver without that hand-off.
+     * affected. Messages that arrived before the call are delivered first. The default delivers through a {@link
+     * ReadLoopReceiver} (one virtual thread per comm); backends override it to deliver without that hand-off: inproc
+     * calls the handler on the writer's thread, tcp on one platform thread blocked in the socket read.
      *
      * @return the handle that pauses and resumes delivery (back-pressure for a handler that falls behind)
      */

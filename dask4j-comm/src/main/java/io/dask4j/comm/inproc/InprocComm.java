@@ -5,6 +5,8 @@ import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.MessageHandler;
+import io.dask4j.comm.Receiving;
 import io.dask4j.comm.wire.WireCodec;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -16,6 +18,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * One end of an in-process comm: writes put the Message object into the peer's inbox, reads take from
  * our own. Closing puts an end-of-stream marker after everything already written (so close "flushes"),
  * and wakes our own pending read. Reading the peer's marker closes this end too, as a TCP reset would.
+ *
+ * <p><b>Push mode</b> ({@link #receive}): a write calls the peer's handler directly on the writing thread, with no
+ * queue and no wake-up, unless the peer is paused or busy delivering on another thread; see {@link InprocDelivery}
+ * for the order, re-entrancy and back-pressure rules. In read mode the inbox is unbounded, as before.
  *
  * <p>Threads: one reader and one writer at a time; close/abort from any thread. A reader on a platform
  * thread spins briefly before parking (a park/unpark costs ~10 us here); virtual threads never spin.
@@ -32,6 +38,9 @@ final class InprocComm implements Comm {
     private volatile InprocComm peer;
     private volatile boolean closed;
     private volatile String closeReason;
+    private volatile boolean closedLocally;
+    /** Non-null once in push mode. */
+    private volatile InprocDelivery delivery;
 
     InprocComm(Address local, Address peerAddress) {
         this.local = local;
@@ -60,10 +69,16 @@ final class InprocComm implements Comm {
         if (item instanceof Message message) {
             return message;
         }
-        if (item == PEER_CLOSED) {
+        inbox.offer(item);   // the end stays: later reads, or a later receive(), see it too
+        throw endOfStream(item);
+    }
+
+    /** The error that an end-of-stream marker stands for; marks this end closed if the peer closed. */
+    CommClosedException endOfStream(Object marker) {
+        if (marker == PEER_CLOSED) {
             markClosed("closed by peer " + peerAddress);
         }
-        throw closedError();
+        return closedError();
     }
 
     private Object spinPoll() {
@@ -89,7 +104,46 @@ final class InprocComm implements Comm {
             markClosed("closed by peer " + peerAddress);
             throw closedError();
         }
-        p.inbox.offer(detached(message));
+        Message taken = detached(message);
+        InprocDelivery pushed = p.delivery;
+        if (pushed != null) {
+            pushed.deliverOrQueue(taken, this);
+        } else {
+            p.enqueue(taken);
+        }
+    }
+
+    /** Puts a message or marker in the inbox, and delivers it if a receive() began meanwhile. */
+    private void enqueue(Object item) {
+        inbox.offer(item);
+        InprocDelivery pushed = delivery;
+        if (pushed != null) {
+            pushed.drain();
+        }
+    }
+
+    @Override
+    public Receiving receive(MessageHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        InprocDelivery pushed;
+        synchronized (this) {
+            if (delivery != null) {
+                throw new IllegalStateException(this + " is already in push mode");
+            }
+            pushed = new InprocDelivery(this, inbox, handler);
+            delivery = pushed;
+        }
+        if (closedLocally) {
+            pushed.abandon(closedError());
+        }
+        pushed.drain();   // what was written before, and an end already seen by read()
+        return pushed;
+    }
+
+    void failIfClosed() {
+        if (closed) {
+            throw closedError();
+        }
     }
 
     /**
@@ -121,8 +175,18 @@ final class InprocComm implements Comm {
     @Override
     public void close() {
         if (markClosed("closed locally")) {
+            closedLocally = true;
             inbox.offer(SELF_CLOSED);
-            peer.inbox.offer(PEER_CLOSED);
+            InprocComm p = peer;
+            InprocDelivery toPeer = p.delivery;
+            if (toPeer != null) {
+                toPeer.wakeWriters();   // our own writer may wait for room there
+            }
+            p.enqueue(PEER_CLOSED);
+            InprocDelivery own = delivery;
+            if (own != null) {
+                own.abandon(closedError());
+            }
         }
     }
 

@@ -7,7 +7,10 @@ import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.LimitedComm;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.MessageHandler;
 import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.ReadLoopReceiver;
+import io.dask4j.comm.Receiving;
 import io.dask4j.comm.wire.MessageHeader;
 import io.dask4j.comm.wire.WireCodec;
 import java.io.IOException;
@@ -83,6 +86,9 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
     private final TcpWriter writer;
     /** Null when the write-stall check is off. */
     private final WriteStallChecker.Watch stallWatch;
+
+    /** Set once in push mode: woken by a close so that a paused receiver ends at once. */
+    private volatile ReadLoopReceiver receiver;
 
     private final ByteBuffer in = ByteBuffer.allocateDirect(IO_BUFFER_BYTES).order(ByteOrder.BIG_ENDIAN).flip();
     private final MemorySegment inAll = MemorySegment.ofBuffer(in.duplicate().clear());
@@ -168,6 +174,19 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         } finally {
             reading.release();
         }
+    }
+
+    /**
+     * Push mode: one platform thread, blocked in the socket read, decodes each message and calls the handler itself
+     * (see {@link ReadLoopReceiver}). The kernel wakes it once per burst of arriving messages, and every message
+     * already in the read buffer is handed over without another system call. Pausing stops reading the socket, so
+     * the peer's writes wait once the socket buffers are full.
+     */
+    @Override
+    public Receiving receive(MessageHandler handler) {
+        ReadLoopReceiver started = ReadLoopReceiver.start(this, handler, Thread.ofPlatform().daemon());
+        receiver = started;
+        return started;
     }
 
     private Message readMessage() {
@@ -300,6 +319,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         try {
             if (closed.compareAndSet(false, true)) {
                 closeReason = "closed locally";
+                wakeReceiver();
                 lingerDeadline = LingeringClose.deadline(this::closeChannel);
                 try {
                     channel.shutdownOutput();   // FIN after the data, so the peer reads all of it first
@@ -356,6 +376,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
     }
 
     private void closeChannel() {
+        wakeReceiver();
         ScheduledFuture<?> deadline = lingerDeadline;
         if (deadline != null) {
             deadline.cancel(false);
@@ -367,6 +388,13 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
             channel.close();
         } catch (IOException ignored) {
             // Nothing more can be done about a socket that fails to close.
+        }
+    }
+
+    private void wakeReceiver() {
+        ReadLoopReceiver r = receiver;
+        if (r != null) {
+            r.wake();
         }
     }
 

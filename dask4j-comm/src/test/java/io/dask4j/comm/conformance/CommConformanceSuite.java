@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * broken or hostile peers: they skip the handshake and speak its messages by hand.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-public abstract class CommConformanceSuite extends FrameConformance {
+public abstract class CommConformanceSuite extends PushConformance {
 
     @Test
     public void pingPongCarriesOpFieldsAndFrames() {
@@ -52,7 +52,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Message ping = Message.of("ping", Map.of("n", 42L, "text", "héllo", "list", List.of(1L, "two")),
                 List.of(Frame.of(new byte[] {1, 2, 3})));
         client.write(ping);
-        Message pong = client.read();
+        Message pong = read(client);
         assertThat(pong.op()).isEqualTo("ping");
         assertThat(pong.getLong("n")).isEqualTo(42L);
         assertThat(pong.getString("text")).isEqualTo("héllo");
@@ -67,7 +67,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
         assertThatThrownBy(() -> client.write(Message.of("bad", Map.of("when", new Object()))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("when");
         client.write(Message.of("good"));
-        assertThat(client.read().op()).isEqualTo("good");
+        assertThat(read(client).op()).isEqualTo("good");
     }
 
     @Test
@@ -90,7 +90,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
             replies.add(CompletableFuture.supplyAsync(() -> {
                 Comm c = connect(listener.contactAddress(), options());
                 c.write(Message.of("hi", Map.of("id", id)));
-                long back = c.read().getLong("id");
+                long back = read(c).getLong("id");
                 c.close();
                 return back;
             }, virtualThreads()));
@@ -111,7 +111,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
             }
         }, virtualThreads());
         for (long i = 0; i < count; i++) {
-            assertThat(client.read().getLong("i")).isEqualTo(i);
+            assertThat(read(client).getLong("i")).isEqualTo(i);
         }
         writer.get(30, TimeUnit.SECONDS);
     }
@@ -127,9 +127,9 @@ public abstract class CommConformanceSuite extends FrameConformance {
         }
         client.close();
         for (long i = 0; i < 100; i++) {
-            assertThat(server.read().getLong("i")).isEqualTo(i);
+            assertThat(read(server).getLong("i")).isEqualTo(i);
         }
-        assertThatThrownBy(server::read).isInstanceOf(CommClosedException.class);
+        assertThatThrownBy(() -> read(server)).isInstanceOf(CommClosedException.class);
     }
 
     @Test
@@ -138,11 +138,11 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Listener listener = listen(listenAddress(), options(), accepted::add);
         Comm client = connect(listener.contactAddress(), options());
         Comm server = take(accepted);
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(client::read, virtualThreads());
+        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(client), virtualThreads());
         Thread.sleep(50);   // let the read block; the assertion below holds either way
         server.close();
         assertThatThrownBy(() -> pending.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CommClosedException.class);
-        assertThatThrownBy(client::read).isInstanceOf(CommClosedException.class);
+        assertThatThrownBy(() -> read(client)).isInstanceOf(CommClosedException.class);
         assertThatThrownBy(() -> client.write(Message.of("late"))).isInstanceOf(CommClosedException.class);
     }
 
@@ -154,9 +154,9 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Comm server = take(accepted);
         client.close();
         assertThat(client.isClosed()).isTrue();
-        assertThatThrownBy(client::read).isInstanceOf(CommClosedException.class);
+        assertThatThrownBy(() -> read(client)).isInstanceOf(CommClosedException.class);
         assertThatThrownBy(() -> client.write(Message.of("x"))).isInstanceOf(CommClosedException.class);
-        assertThatThrownBy(server::read).isInstanceOf(CommClosedException.class);
+        assertThatThrownBy(() -> read(server)).isInstanceOf(CommClosedException.class);
         assertThatThrownBy(() -> server.write(Message.of("x"))).isInstanceOf(CommClosedException.class);
         client.close();   // idempotent
         server.close();
@@ -168,11 +168,11 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Listener listener = listen(listenAddress(), options(), accepted::add);
         Comm client = connect(listener.contactAddress(), options());
         Comm server = take(accepted);
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(server::read, virtualThreads());
+        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(server), virtualThreads());
         client.abort();
         assertThatThrownBy(() -> pending.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CommClosedException.class);
         assertThatThrownBy(() -> client.write(Message.of("x"))).isInstanceOf(CommClosedException.class);
-        assertThatThrownBy(client::read).isInstanceOf(CommClosedException.class);
+        assertThatThrownBy(() -> read(client)).isInstanceOf(CommClosedException.class);
         client.abort();
     }
 
@@ -180,7 +180,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
     public void closingALocalCommWakesItsOwnPendingRead() throws Exception {
         Listener listener = echoListener(options());
         Comm client = connect(listener.contactAddress(), options());
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(client::read, virtualThreads());
+        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(client), virtualThreads());
         Thread.sleep(50);
         client.close();
         assertThatThrownBy(() -> pending.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CommClosedException.class);
@@ -206,7 +206,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Listener listener = track(listen(address, options(), echo()));
         Comm client = connecting.get(20, TimeUnit.SECONDS);
         client.write(Message.of("late-bloomer"));
-        assertThat(client.read().op()).isEqualTo("late-bloomer");
+        assertThat(read(client).op()).isEqualTo("late-bloomer");
         assertThat(listener.listenAddress()).isEqualTo(address);
     }
 
@@ -216,8 +216,8 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Listener listener = listen(listenAddress(), options(), c -> handled.incrementAndGet());
         // A raw client that never says hello keeps the server side mid-handshake.
         Comm raw = connectRaw(listener.contactAddress(), options());
-        assertThat(raw.read().op()).isEqualTo("dask4j-hello");
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(raw::read, virtualThreads());
+        assertThat(read(raw).op()).isEqualTo("dask4j-hello");
+        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(raw), virtualThreads());
         Thread.sleep(100);
         long start = System.nanoTime();
         listener.stop();
@@ -247,14 +247,14 @@ public abstract class CommConformanceSuite extends FrameConformance {
         BlockingQueue<Comm> accepted = new LinkedBlockingQueue<>();
         Listener listener = listen(listenAddress(), options().withHandshakeTimeout(Duration.ofSeconds(5)), accepted::add);
         Comm raw = connectRaw(listener.contactAddress(), options());
-        assertThat(raw.read().op()).isEqualTo("dask4j-hello");
+        assertThat(read(raw).op()).isEqualTo("dask4j-hello");
         Thread.sleep(500);   // a slow peer, well within the handshake timeout
         raw.write(Message.of("dask4j-hello", Map.of("version", 1L, "identity", "slowpoke", "nonce", new byte[32],
                 "auth", false)));
         Comm server = take(accepted);
         assertThat(server.peerIdentity()).isEqualTo("slowpoke");
         raw.write(Message.of("after-handshake"));
-        assertThat(server.read().op()).isEqualTo("after-handshake");
+        assertThat(read(server).op()).isEqualTo("after-handshake");
     }
 
     @Test
@@ -288,7 +288,7 @@ public abstract class CommConformanceSuite extends FrameConformance {
         Listener listener = echoListener(options().withSecret("same"));
         Comm client = connect(listener.contactAddress(), options().withSecret("same"));
         client.write(Message.of("authed"));
-        assertThat(client.read().op()).isEqualTo("authed");
+        assertThat(read(client).op()).isEqualTo("authed");
     }
 
     @Test
@@ -311,8 +311,8 @@ public abstract class CommConformanceSuite extends FrameConformance {
         raw.write(Message.of("dask4j-hello", Map.of("version", 99L, "identity", "future", "nonce", new byte[32],
                 "auth", false)));
         assertThat(take(failures)).isInstanceOf(io.dask4j.comm.ProtocolException.class).hasMessageContaining("v99");
-        assertThat(raw.read().op()).isEqualTo("dask4j-hello");
-        assertThat(raw.read().op()).isEqualTo("dask4j-handshake-error");
+        assertThat(read(raw).op()).isEqualTo("dask4j-hello");
+        assertThat(read(raw).op()).isEqualTo("dask4j-handshake-error");
     }
 
     @Test
@@ -347,12 +347,12 @@ public abstract class CommConformanceSuite extends FrameConformance {
     private void assertServes(Listener listener, CommOptions clientOptions) {
         Comm client = connect(listener.contactAddress(), clientOptions);
         client.write(Message.of("still-serving"));
-        assertThat(client.read().op()).isEqualTo("still-serving");
+        assertThat(read(client).op()).isEqualTo("still-serving");
     }
 
-    private static void drainUntilClosed(Comm comm) {
+    private void drainUntilClosed(Comm comm) {
         while (true) {
-            comm.read();
+            read(comm);
         }
     }
 

@@ -24,7 +24,7 @@ public abstract class FrameConformance extends ConformanceSupport {
         Comm client = connect(echoListener(options()).contactAddress(), options());
         List<Frame> frames = List.of(Frame.of(new byte[0]), Frame.of(pattern(1, 7)), Frame.of(pattern(65_536, 11)));
         client.write(Message.of("sizes", Map.of(), frames));
-        Message back = client.read();
+        Message back = read(client);
         assertThat(back.frames()).hasSize(3);
         assertThat(back.frame(0).size()).isZero();
         assertThat(back.frame(1).toByteArray()).isEqualTo(pattern(1, 7));
@@ -36,7 +36,7 @@ public abstract class FrameConformance extends ConformanceSupport {
         Comm client = connect(echoListener(options()).contactAddress(), options());
         byte[] big = pattern(Math.toIntExact(largeFrameBytes()), 13);
         client.write(Message.of("big", Map.of("n", 1L), List.of(Frame.of(big))));
-        Message back = client.read();
+        Message back = read(client);
         assertThat(back.frame(0).size()).isEqualTo(big.length);
         assertThat(back.frame(0).segment().mismatch(MemorySegment.ofArray(big))).isEqualTo(-1L);
     }
@@ -50,7 +50,7 @@ public abstract class FrameConformance extends ConformanceSupport {
             Comm client = connect(listener.contactAddress(), options());
             byte[] first = pattern(1 << 20, i);
             client.write(Message.of("first", Map.of("i", (long) i), List.of(Frame.of(first))));
-            Message back = client.read();
+            Message back = read(client);
             assertThat(back.fields()).containsEntry("i", (long) i);
             assertThat(back.frame(0).segment().mismatch(MemorySegment.ofArray(first))).isEqualTo(-1L);
             client.close();
@@ -65,7 +65,7 @@ public abstract class FrameConformance extends ConformanceSupport {
             frames.add(Frame.of(pattern(i % 300, i)));
         }
         client.write(Message.of("many", Map.of(), frames));
-        Message back = client.read();
+        Message back = read(client);
         assertThat(back.frames()).hasSize(1_000);
         for (int i = 0; i < 1_000; i++) {
             assertThat(back.frame(i).toByteArray()).isEqualTo(pattern(i % 300, i));
@@ -83,7 +83,7 @@ public abstract class FrameConformance extends ConformanceSupport {
                 nat.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31));
             }
             client.write(Message.of("kinds", Map.of(), List.of(Frame.of(doubles), Frame.of(longs), Frame.of(nat))));
-            Message back = client.read();
+            Message back = read(client);
             assertThat(back.frame(0).toDoubleArray()).containsExactly(doubles);
             assertThat(back.frame(1).toLongArray()).containsExactly(longs);
             assertThat(back.frame(2).segment().mismatch(nat)).isEqualTo(-1L);
@@ -99,8 +99,8 @@ public abstract class FrameConformance extends ConformanceSupport {
         for (int size : new int[] {16, 100_000}) {
             client.write(Message.of("a", Map.of(), List.of(Frame.of(pattern(size, 1)), Frame.of(pattern(size, 2)))));
             client.write(Message.of("b", Map.of(), List.of(Frame.of(pattern(size, 3)))));
-            Message a = server.read();
-            Message b = server.read();
+            Message a = read(server);
+            Message b = read(server);
             a.frame(0).segment().fill((byte) 0x55);
             a.frame(1).segment().fill((byte) 0x66);
             assertThat(b.frame(0).toByteArray()).isEqualTo(pattern(size, 3));
@@ -123,7 +123,7 @@ public abstract class FrameConformance extends ConformanceSupport {
                 MemorySegment nat = arena.allocate(size); // inproc hands the peer this very memory: never reuse it
                 MemorySegment.copy(MemorySegment.ofArray(pattern(size, round)), 0, nat, 0, size);
                 client.write(Message.of("native", Map.of(), List.of(Frame.of(nat), Frame.of(pattern(100, round)))));
-                Message back = client.read();
+                Message back = read(client);
                 assertThat(back.frame(0).segment().mismatch(nat)).isEqualTo(-1L);
                 assertThat(back.frame(1).toByteArray()).isEqualTo(pattern(100, round));
                 back.release();

@@ -57,6 +57,23 @@ def random_with_layout(client, n, chunks, layout):
         return da.random.random((n, n), chunks=chunks)
 
 
+def open_input(spec, chunk):
+    """x read from a file, as Dask users do: da.from_zarr, or da.from_array over np.load / an h5py dataset."""
+    kind, _, rest = spec.partition(":")
+    chunks = None if chunk == "auto" else (int(chunk), int(chunk))
+    if kind == "zarr":
+        return da.from_zarr(rest) if chunks is None else da.from_zarr(rest, chunks=chunks)
+    if kind == "npy":
+        import numpy as np
+        return da.from_array(np.load(rest, mmap_mode="r"), chunks=chunks or "auto")
+    if kind == "hdf5":
+        import h5py
+        path, _, dataset = rest.rpartition(":")
+        dset = h5py.File(path, "r")[dataset]
+        return da.from_array(dset, chunks=chunks or dset.chunks or "auto")
+    raise SystemExit("--input must be random, zarr:DIR, npy:FILE or hdf5:FILE:/dataset")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=20000)
@@ -66,15 +83,21 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--layout", choices=["default", "mirrors"], default="default")
+    parser.add_argument("--input", default="random", help="random, zarr:DIR, npy:FILE or hdf5:FILE:/dataset")
     args = parser.parse_args()
     chunks = "auto" if args.chunk == "auto" else (int(args.chunk), int(args.chunk))
 
     with LocalCluster(n_workers=args.workers, threads_per_worker=args.threads, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, Client(cluster) as client:
-        x = random_with_layout(client, args.n, chunks, args.layout)
-        # optimizing the graph would drop the per-block worker annotations of the mirrors layout
-        x = x.persist() if args.layout == "default" else x.persist(optimize_graph=False)
+        started = time.perf_counter()
+        if args.input != "random":
+            x = open_input(args.input, args.chunk).persist()
+        else:
+            x = random_with_layout(client, args.n, chunks, args.layout)
+            # optimizing the graph would drop the per-block worker annotations of the mirrors layout
+            x = x.persist() if args.layout == "default" else x.persist(optimize_graph=False)
         wait(x)
+        persist_s = time.perf_counter() - started
         times, result = [], None
         for _ in range(args.runs):
             wait_until_only_x_is_held(client, x)
@@ -82,7 +105,7 @@ def main():
             result = (x + x.T).transpose().sum().compute()
             times.append(time.perf_counter() - started)
         chunk = x.chunksize[0]
-        record = {"backend": "python-dask-tcp", "n": args.n, "chunk": chunk, "workers": args.workers,
+        record = {"backend": "python-dask-tcp", "n": x.shape[0], "input": args.input, "persist_s": persist_s, "chunk": chunk, "workers": args.workers,
                   "layout": args.layout, "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
                   "result": float(result), "runs": len(times), "runs_s": times}
         if args.json:

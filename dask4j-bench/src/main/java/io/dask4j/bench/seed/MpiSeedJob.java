@@ -119,7 +119,7 @@ final class MpiSeedJob {
                 "--layout", cmd.layout,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
                 "--client-rank", Integer.toString(cmd.mpiJob.clientRank),
-                "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed)));
+                "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed), "--input", cmd.input));
         return line;
     }
 

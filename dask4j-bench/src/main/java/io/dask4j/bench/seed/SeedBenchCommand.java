@@ -72,6 +72,11 @@ public final class SeedBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "random seed of x (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--input", defaultValue = "random",
+            description = "where x comes from: random, zarr:DIR, npy:FILE or hdf5:FILE:/dataset (a square array read by the workers; "
+                    + "its persist time is the read; --chunk other than auto re-blocks it) (default: ${DEFAULT-VALUE})")
+    String input;
+
     @Option(names = "--json", description = "print one JSON object instead of text")
     boolean json;
 
@@ -143,7 +148,10 @@ public final class SeedBenchCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
         }
-        SeedWorkload workload = new SeedWorkload(n, chunks, blockLayout(), runs, warmup, seed, System.err);
+        SeedInput from = OptionChecks.parsed(spec, "--input", input, SeedInput::parse);
+        input = from.toString(); // absolute: the jobs' processes may start elsewhere
+        SeedWorkload workload = new SeedWorkload(n, chunks, blockLayout(), runs, warmup, seed, from,
+                from == SeedInput.RANDOM || !chunk.equalsIgnoreCase("auto"), System.err);
         if (inMpiJob) {
             return MpiSeedJob.runRank(this, workload);
         }
@@ -204,7 +212,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
             return AotCaches.OFF;
         }
         List<String> key = new ArrayList<>(List.of("seed", backend.toLowerCase(Locale.ROOT), mpiJob.mpi, mpiJob.protocol,
-                "client-rank-" + mpiJob.clientRank,
+                "client-rank-" + mpiJob.clientRank, input,
                 Integer.toString(n), chunk, layout, Integer.toString(workers), Long.toString(seed)));
         key.addAll(workerJvmArgs());
         key.addAll(serviceJvmArgs());

@@ -14,8 +14,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The seed workload on any client (DESIGN.md §7, external design notes): persist {@code x = random((n, n))}
- * with the given block layout, wait for it, then time {@code (x + x.T).transpose().sum()}. Each run builds
+ * The seed workload on any client: persist {@code x = random((n, n))} (or an array read from a file, see {@link
+ * SeedInput}) with the given block layout, wait for it, then time {@code (x + x.T).transpose().sum()}. Each run builds
  * the expression anew, so its keys are fresh and it really computes (compute releases its keys afterwards; x
  * stays). Runs on the caller's thread.
  */
@@ -26,9 +26,20 @@ public final class SeedWorkload {
     private final int runs;
     private final int warmup;
     private final long seed;
+    private final SeedInput input;
+    private final boolean explicitChunks;
     private final PrintStream progress;
 
     public SeedWorkload(int n, ChunkSpec chunks, BlockLayout layout, int runs, int warmup, long seed, PrintStream progress) {
+        this(n, chunks, layout, runs, warmup, seed, SeedInput.RANDOM, true, progress);
+    }
+
+    /**
+     * A workload whose {@code x} comes from {@code input}; {@code explicitChunks} says whether {@code chunks} was
+     * given (a file's array otherwise keeps the file's chunking).
+     */
+    SeedWorkload(int n, ChunkSpec chunks, BlockLayout layout, int runs, int warmup, long seed, SeedInput input,
+                 boolean explicitChunks, PrintStream progress) {
         if (n <= 0 || runs <= 0 || warmup < 0) {
             throw new IllegalArgumentException("need n > 0, runs > 0 and warmup >= 0");
         }
@@ -38,13 +49,16 @@ public final class SeedWorkload {
         this.runs = runs;
         this.warmup = warmup;
         this.seed = seed;
+        this.input = input;
+        this.explicitChunks = explicitChunks;
         this.progress = progress;
     }
 
     public SeedResult run(Client client, String backend, int workers) throws TimeoutException {
         long t0 = System.nanoTime();
-        DArray x = DArrays.random(n, n, chunks, seed).persist(client, layout).await(Duration.ofMinutes(20));
+        DArray x = input.array(n, chunks, explicitChunks, seed).persist(client, layout).await(Duration.ofMinutes(20));
         double persist = (System.nanoTime() - t0) / 1e9;
+        int size = x.shape()[0];
         progress.printf(Locale.ROOT, "persisted %s in %.2f s%n", x, persist);
         try {
             List<Double> warm = new ArrayList<>();
@@ -62,7 +76,7 @@ public final class SeedWorkload {
                 result = r[1];
                 progress.printf(Locale.ROOT, "run %d: %.3f s, sum=%.6e%n", i + 1, r[0], r[1]);
             }
-            return new SeedResult(backend, n, x.chunks().colSize(0), workers, SeedResult.layoutName(layout), times, warm, persist, result, "off", null);
+            return new SeedResult(backend, size, x.chunks().colSize(0), workers, SeedResult.layoutName(layout), times, warm, persist, result, "off", null);
         } finally {
             x.release();
         }

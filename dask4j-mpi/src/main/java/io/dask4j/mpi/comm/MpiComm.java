@@ -238,15 +238,16 @@ final class MpiComm implements LimitedComm {
         scheduled.set(false);
         MessageHandler h = handler;
         int delivered = 0;
-        while (h != null && !pushPaused && !endDelivered) {
+        while (h != null && !endDelivered) {
             IncomingMessage head = inbox.peek();
             int s = state;
-            if (s == CLOSED || (head == null && s == PEER_CLOSED)) {
+            // Closed (locally, or aborted) ends delivery even while paused; the peer's close waits its turn.
+            if (s == CLOSED || (!pushPaused && head == null && s == PEER_CLOSED)) {
                 endDelivered = true;
                 h.onClose(closed());
                 break;
             }
-            if (head == null || !head.isComplete()) {
+            if (pushPaused || head == null || !head.isComplete()) {
                 break;
             }
             inbox.poll();

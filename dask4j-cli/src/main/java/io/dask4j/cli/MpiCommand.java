@@ -78,6 +78,10 @@ public final class MpiCommand implements Callable<Integer> {
                     + " a taken port falls back to a free one (default ${DEFAULT-VALUE}).")
     String dashboardAddress;
 
+    @Option(names = "--insecure-no-auth", description = "Run the cluster's TCP listeners WITHOUT authentication (default:"
+            + " DASK4J_SECRET, or a secret rank 0 generates and shares over MPI and writes to the scheduler file).")
+    boolean insecureNoAuth;
+
     @Option(names = "--no-dashboard", description = "Do not serve the web dashboard.")
     boolean noDashboard;
 
@@ -113,6 +117,9 @@ public final class MpiCommand implements Callable<Integer> {
                 .withTcpListener(true, schedulerPort)
                 .withSchedulerFile(schedulerFile)
                 .withDashboard(dashboard);
+        if (insecureNoAuth) {
+            options = options.withComm(options.comm().withInsecureNoAuth(true));
+        }
         if (logDirectory != null) {
             options = options.withLogDirectory(logDirectory);
         }

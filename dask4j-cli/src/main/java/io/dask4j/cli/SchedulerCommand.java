@@ -59,6 +59,11 @@ public final class SchedulerCommand implements Callable<Integer> {
     @Option(names = "--no-dashboard", description = "do not serve the web dashboard")
     boolean noDashboard;
 
+    @Option(names = "--insecure-no-auth", description = "run WITHOUT authentication: anyone who can reach the port may"
+            + " register, submit, and read or overwrite data (default: the secret in DASK4J_SECRET, or a generated one"
+            + " written to the scheduler file)")
+    boolean insecureNoAuth;
+
     @Override
     public Integer call() throws Exception {
         OptionChecks.port(spec, "--port", port);
@@ -71,7 +76,8 @@ public final class SchedulerCommand implements Callable<Integer> {
         for (String a : extra) {
             addresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
-        SchedulerConfig config = new SchedulerConfig(addresses, CommOptions.defaults().withIdentity("scheduler"),
+        CommOptions options = CommOptions.defaults().withInsecureNoAuth(insecureNoAuth).withIdentity("scheduler");
+        SchedulerConfig config = new SchedulerConfig(addresses, options,
                 allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2),
                 SchedulerConfig.DEFAULT_UNUSED_FUNCTION_BYTES);
         Scheduler scheduler = Scheduler.start(config);
@@ -94,9 +100,10 @@ public final class SchedulerCommand implements Callable<Integer> {
             stopped.countDown();
         }, "scheduler-shutdown"));
         if (schedulerFile != null) {
-            SchedulerFile.write(schedulerFile, scheduler.addresses());
+            SchedulerFile.write(schedulerFile, scheduler.addresses(), scheduler.config().options());
         }
         System.out.println("dask4j scheduler listening at " + scheduler.addresses());
+        System.out.println("authentication: " + authentication(options, scheduler.config().options()));
         System.out.println("dashboard: " + (board == null ? "off (--no-dashboard)" : board.url()
                 + (board.fellBackToFreePort() ? " (port " + dashboard.port() + " was taken)" : "")));
         System.out.println("logs: standard error, level " + System.getenv().getOrDefault("DASK4J_LOG_LEVEL", "WARN")
@@ -104,5 +111,19 @@ public final class SchedulerCommand implements Callable<Integer> {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** Where workers and clients find the secret; never the secret itself, since output often ends up in shared logs. */
+    private String authentication(CommOptions given, CommOptions used) {
+        if (!used.hasSecret()) {
+            return "OFF (--insecure-no-auth): anyone who can reach the port can use this cluster";
+        }
+        if (given.hasSecret()) {
+            return "the secret in " + CommOptions.SECRET_ENV;
+        }
+        return schedulerFile == null
+                ? "a generated secret; without --scheduler-file no worker or client can learn it: give --scheduler-file,"
+                + " or set " + CommOptions.SECRET_ENV
+                : "a generated secret, in the scheduler file " + schedulerFile + " (readable by you only)";
     }
 }

@@ -49,6 +49,10 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--listen", description = "addresses to listen on for peers and clients (default: tcp on 127.0.0.1)")
     List<String> listen = new ArrayList<>();
 
+    @Option(names = "--insecure-no-auth", description = "listen and connect WITHOUT authentication, for a scheduler"
+            + " started so (default: the secret from the scheduler file or DASK4J_SECRET)")
+    boolean insecureNoAuth;
+
     @Override
     public Integer call() {
         if ((address == null) == (schedulerFile == null)) {
@@ -63,12 +67,18 @@ public final class WorkerCommand implements Callable<Integer> {
             listenAddresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
         // A mistyped path would otherwise look like a hang: say what it waits for, and every 30 s that it still does.
-        Address scheduler = given != null ? given : SchedulerFile.read(schedulerFile, WorkerMain.SCHEDULER_FILE_WAIT,
-                line -> System.err.println(spec.qualifiedName() + ": " + line));
+        CommOptions options = CommOptions.defaults().withInsecureNoAuth(insecureNoAuth)
+                .withIdentity(name.isEmpty() ? "worker" : name);
+        Address scheduler = given;
+        if (scheduler == null) {
+            SchedulerFile.Contents contents = SchedulerFile.readContents(schedulerFile, WorkerMain.SCHEDULER_FILE_WAIT,
+                    line -> System.err.println(spec.qualifiedName() + ": " + line));
+            scheduler = contents.addresses().getFirst();
+            options = contents.options(options);
+        }
         WorkerConfig config = WorkerConfig.connectingTo(scheduler).withThreads(nthreads)
                 .withMemoryLimit(memory).withLocalDirectory(localDirectory).withName(name)
-                .withListenAddresses(listenAddresses)
-                .withOptions(CommOptions.defaults().withIdentity(name.isEmpty() ? "worker" : name));
+                .withListenAddresses(listenAddresses).withOptions(options);
         return WorkerMain.run(config);
     }
 }

@@ -2,6 +2,7 @@ package io.dask4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.cluster.LocalCluster;
 import java.io.IOException;
@@ -116,7 +117,7 @@ class LauncherScriptTest {
         Path workerLog = app.resolve("worker.log");
         try (LocalCluster cluster = LocalCluster.builder().workers(0).transport("tcp").start();
              Client client = cluster.client()) {
-            Process worker = launcher(Map.of("CLASSPATH", userClasses.toString()),
+            Process worker = launcher(Map.of("CLASSPATH", userClasses.toString(), CommOptions.SECRET_ENV, cluster.options().secretText()),
                     "worker", cluster.schedulerAddress().toString(), "--name", "launched")
                     .redirectErrorStream(true).redirectOutput(workerLog.toFile()).start();
             try {

@@ -22,6 +22,15 @@ public interface Backend {
      */
     Listener listener(Address address, CommOptions options, Consumer<Comm> onAccept);
 
+    /**
+     * Whether others than this job's processes may connect to this backend's listeners (tcp: anyone who can reach
+     * the port), so that {@link Comms#listen} refuses to start one without a secret unless the options opt out
+     * ({@link CommOptions#insecureNoAuth()}). False for backends only this process or job can reach (inproc, mpi).
+     */
+    default boolean reachableByOthers() {
+        return false;
+    }
+
     /** Resolves host names to what the backend connects to; identity by default. */
     default Address resolve(Address address) {
         return address;

@@ -9,8 +9,10 @@ import java.util.Objects;
  * Settings of the comm layer shared by every backend. Immutable; build variants with the {@code with*}
  * methods.
  *
- * @param secret shared secret for HMAC challenge-response authentication, or {@code null} for none.
- *     When one side has a secret, the other must prove it knows the same one.
+ * @param secret shared secret for HMAC challenge-response authentication, at least {@value #MIN_SECRET_BYTES} bytes
+ *     (128 bits), or {@code null} for none. When one side has a secret, the other must prove it knows the same one.
+ *     A listener on a backend that other users can reach (tcp) refuses to start without one unless {@code
+ *     insecureNoAuth} is set; the runtime's entry points generate one per cluster ({@link #withGeneratedSecret()}).
  * @param identity who this endpoint says it is in the handshake (for logs and error messages)
  * @param connectTimeout how long {@link Comms#connect} keeps retrying (Dask's default: 30 s)
  * @param handshakeTimeout how long a handshake may take before the comm is dropped
@@ -27,9 +29,12 @@ import java.util.Objects;
  *     keeps a large frame going as long as it takes 4 MiB of it per timeout. At least 11 s; {@link Duration#ZERO}
  *     leaves the operating system's keepalive settings (Linux: two hours before the first probe) and its
  *     retransmission timeout, and turns the write check off. The backends that do not use TCP ignore it.
+ * @param insecureNoAuth the explicit opt-out: lets listeners that other users can reach run without a secret, so
+ *     that anyone who can reach the port may register, submit, fetch and put. Listeners log a warning when they
+ *     start so. Has no effect when a secret is set (the secret is then required).
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,
-                          long maxMessageBytes, Duration deadPeerTimeout) {
+                          long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth) {
 
     /** Environment variable holding the shared secret, as text. */
     public static final String SECRET_ENV = "DASK4J_SECRET";
@@ -37,6 +42,8 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     public static final Duration DEFAULT_DEAD_PEER_TIMEOUT = Duration.ofSeconds(30);
     /** Ten keepalive probes at least a second apart, after at least a second of silence. */
     public static final Duration MIN_DEAD_PEER_TIMEOUT = Duration.ofSeconds(11);
+    /** The shortest secret accepted: 128 bits. */
+    public static final int MIN_SECRET_BYTES = 16;
 
     public CommOptions {
         Objects.requireNonNull(identity, "identity");
@@ -50,6 +57,13 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
             throw new IllegalArgumentException("deadPeerTimeout must be at least " + MIN_DEAD_PEER_TIMEOUT.toSeconds()
                     + " s (or zero for the operating system's keepalive): " + deadPeerTimeout);
         }
+        if (secret != null && secret.length < MIN_SECRET_BYTES) {
+            throw new IllegalArgumentException(secret.length == 0
+                    ? "the secret is empty: an empty secret would mean no authentication; leave it unset to have one "
+                    + "generated, or opt out explicitly with withInsecureNoAuth()"
+                    : "the secret has " + secret.length * 8 + " bits; at least " + MIN_SECRET_BYTES * 8 + " (" + MIN_SECRET_BYTES
+                    + " bytes) are needed; leave it unset to have one generated");
+        }
         secret = secret == null ? null : secret.clone();
     }
 
@@ -58,15 +72,45 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return fromEnvironment(System.getenv());
     }
 
+    /**
+     * Defaults, with the secret taken from {@value #SECRET_ENV} in {@code env} when set.
+     *
+     * @throws IllegalArgumentException if the variable is set but empty or shorter than 128 bits: an empty secret
+     *     never silently means no authentication
+     */
     public static CommOptions fromEnvironment(Map<String, String> env) {
         String text = env.get(SECRET_ENV);
-        byte[] secret = text == null || text.isEmpty() ? null : text.getBytes(StandardCharsets.UTF_8);
-        return new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
-                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT);
+        byte[] secret = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+        try {
+            return new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
+                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(SECRET_ENV + " is set but unusable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * These options with a fresh random secret ({@link ClusterSecret#generate()}) if they have none and do not opt
+     * out of authentication; else these options.
+     */
+    public CommOptions withGeneratedSecret() {
+        return hasSecret() || insecureNoAuth ? this : withSecret(ClusterSecret.generate());
+    }
+
+    /** The secret as text (as {@value #SECRET_ENV} and scheduler files carry it), or null for none. */
+    public String secretText() {
+        return secret == null ? null : new String(secret, StandardCharsets.UTF_8);
+    }
+
+    /** See {@code insecureNoAuth}: lets listeners that other users can reach run without a secret. */
+    public CommOptions withInsecureNoAuth(boolean insecure) {
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecure);
     }
 
     public CommOptions withSecret(byte[] newSecret) {
-        return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout);
+        return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth);
     }
 
     public CommOptions withSecret(String newSecret) {
@@ -74,23 +118,28 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     }
 
     public CommOptions withIdentity(String newIdentity) {
-        return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout);
+        return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth);
     }
 
     public CommOptions withConnectTimeout(Duration timeout) {
-        return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout);
+        return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth);
     }
 
     public CommOptions withHandshakeTimeout(Duration timeout) {
-        return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes, deadPeerTimeout);
+        return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth);
     }
 
     public CommOptions withMaxMessageBytes(long bytes) {
-        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes, deadPeerTimeout);
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes, deadPeerTimeout,
+                insecureNoAuth);
     }
 
     public CommOptions withDeadPeerTimeout(Duration timeout) {
-        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, timeout);
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, timeout,
+                insecureNoAuth);
     }
 
     @Override
@@ -106,7 +155,8 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     public String toString() {
         return "CommOptions[identity=" + identity + ", secret=" + (secret == null ? "none" : "set")
                 + ", connectTimeout=" + connectTimeout + ", handshakeTimeout=" + handshakeTimeout
-                + ", maxMessageBytes=" + maxMessageBytes + ", deadPeerTimeout=" + deadPeerTimeout + "]";
+                + ", maxMessageBytes=" + maxMessageBytes + ", deadPeerTimeout=" + deadPeerTimeout
+                + (insecureNoAuth ? ", insecureNoAuth" : "") + "]";
     }
 
     @Override
@@ -114,12 +164,12 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return o instanceof CommOptions other && java.util.Arrays.equals(secret, other.secret)
                 && identity.equals(other.identity) && connectTimeout.equals(other.connectTimeout)
                 && handshakeTimeout.equals(other.handshakeTimeout) && maxMessageBytes == other.maxMessageBytes
-                && deadPeerTimeout.equals(other.deadPeerTimeout);
+                && deadPeerTimeout.equals(other.deadPeerTimeout) && insecureNoAuth == other.insecureNoAuth;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(java.util.Arrays.hashCode(secret), identity, connectTimeout, handshakeTimeout, maxMessageBytes,
-                deadPeerTimeout);
+                deadPeerTimeout, insecureNoAuth);
     }
 }

@@ -76,10 +76,29 @@ public final class Comms {
      */
     public static Listener listen(Address address, CommOptions options, Consumer<Comm> handler,
                                   Consumer<CommException> onHandshakeFailure) {
-        HandshakingListener listener = new HandshakingListener(backend(address.scheme()), address, options,
-                handler, onHandshakeFailure);
+        Backend backend = backend(address.scheme());
+        checkAuthentication(backend, address, options);
+        HandshakingListener listener = new HandshakingListener(backend, address, options, handler, onHandshakeFailure);
         listener.start();
+        if (backend.reachableByOthers() && !options.hasSecret()) {
+            LOG.warn("listening on {} WITHOUT AUTHENTICATION (insecureNoAuth): anyone who can reach this port can "
+                    + "register, submit tasks, and read or overwrite data", listener.listenAddress());
+        }
         return listener;
+    }
+
+    /**
+     * Authenticated by default: a listener others can reach needs a secret, unless the options opt out by name.
+     *
+     * @throws AuthenticationException saying how to give a secret or opt out
+     */
+    static void checkAuthentication(Backend backend, Address address, CommOptions options) {
+        if (backend.reachableByOthers() && !options.hasSecret() && !options.insecureNoAuth()) {
+            throw new AuthenticationException("refusing to listen on " + address + " without a secret: set "
+                    + CommOptions.SECRET_ENV + " (at least " + CommOptions.MIN_SECRET_BYTES + " bytes), pass "
+                    + "CommOptions.withSecret or withGeneratedSecret(), or opt out explicitly with "
+                    + "withInsecureNoAuth(true) (--insecure-no-auth on the command line)");
+        }
     }
 
     /**

@@ -16,13 +16,16 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * The handshake every comm goes through before users see it, the same for every backend.
  *
- * <p>Both ends run the same steps at once (no lock-step, so one round trip without a secret):
  * <ol>
- *   <li>send {@code dask4j-hello {version, identity, nonce, auth}}, read the peer's; a different version
- *       is a {@link ProtocolException}; a secret on one side only is an {@link AuthenticationException}.
- *   <li>with secrets on both sides: send {@code dask4j-auth {mac}} where {@code mac = HMAC-SHA256(secret,
- *       "dask4j-v1/" + role + ownNonce + peerNonce)}, read the peer's proof and compare it in constant
- *       time with the expected one. The role label (client/server) stops a reflected proof from passing.
+ *   <li>Both ends at once: send {@code dask4j-hello {version, identity, nonce, auth}}, read the peer's; a
+ *       different version is a {@link ProtocolException}; a secret on one side only is an {@link
+ *       AuthenticationException}. Without secrets the handshake ends here (one round trip).
+ *   <li>With secrets, the client proves itself first: it sends {@code dask4j-auth {mac}} where {@code mac =
+ *       HMAC-SHA256(secret, "dask4j-v1/client" + clientNonce + serverNonce)}; the server compares it in constant time
+ *       with the expected one, and only if it matches sends its own proof ({@code "dask4j-v1/server" + serverNonce +
+ *       clientNonce}), which the client checks in turn. So a peer that connects without the secret never receives a
+ *       value computed from it, and has nothing to test guesses of the secret against offline; it only learns that
+ *       its guess was wrong, once per connection. The role label stops a reflected proof from passing.
  * </ol>
  * Until it succeeds, a {@link LimitedComm} accepts only small messages. A side that fails sends {@code dask4j-handshake-error {kind, reason}} before closing, so the other end
  * raises the same typed error with the reason, even when it could not tell by itself. Only msgpack
@@ -120,25 +123,35 @@ final class Handshake {
         }
         if (!options.hasSecret()) {
             throw fail(raw, new AuthenticationException("peer " + peer + " requires authentication but no secret is "
-                    + "configured on this side (set " + CommOptions.SECRET_ENV + ")"));
+                    + "configured on this side (set " + CommOptions.SECRET_ENV + ", or connect with the scheduler file, which "
+                    + "holds the cluster's secret)"));
         }
         if (!peerAuth) {
             throw fail(raw, new AuthenticationException("authentication is required but peer " + peer
                     + " has no secret configured"));
         }
         byte[] secret = options.secret();
-        raw.write(Message.of(PROOF, Map.of("mac", mac(secret, client ? "client" : "server", nonce, peerNonce))));
+        if (client) {
+            raw.write(Message.of(PROOF, Map.of("mac", mac(secret, "client", nonce, peerNonce))));
+            checkProof(raw, peer, mac(secret, "server", peerNonce, nonce));
+        } else {
+            checkProof(raw, peer, mac(secret, "client", peerNonce, nonce));
+            raw.write(Message.of(PROOF, Map.of("mac", mac(secret, "server", nonce, peerNonce))));
+        }
+        return peerIdentity;
+    }
+
+    /** Reads the peer's proof and compares it in constant time with {@code expected}. */
+    private static void checkProof(Comm raw, String peer, byte[] expected) {
         byte[] theirs;
         try {
             theirs = expect(raw, PROOF).getBytes("mac");
         } catch (ProtocolException e) {
             throw fail(raw, e);
         }
-        byte[] expected = mac(secret, client ? "server" : "client", peerNonce, nonce);
         if (!MessageDigest.isEqual(expected, theirs)) {
             throw fail(raw, new AuthenticationException("peer " + peer + " failed authentication: wrong shared secret"));
         }
-        return peerIdentity;
     }
 
     /** Reads the next handshake message; a peer's error report becomes the same typed error here. */

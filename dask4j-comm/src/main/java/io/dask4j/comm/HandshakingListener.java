@@ -1,5 +1,6 @@
 package io.dask4j.comm;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -15,6 +16,16 @@ import org.slf4j.LoggerFactory;
 final class HandshakingListener implements Listener {
 
     private static final Logger LOG = LoggerFactory.getLogger(HandshakingListener.class);
+    /** Rejected handshakes of every listener of the process: ten warnings per ten seconds at most. */
+    private static final RateLimitedLog REJECTED = new RateLimitedLog(LOG, 10, Duration.ofSeconds(10));
+
+    /**
+     * Most comms one listener handshakes at once. Each holds a virtual thread and a comm's buffers (tcp: 64 KiB, plus
+     * at most {@link LimitedComm#HANDSHAKE_MAX_MESSAGE_BYTES} of message) until it authenticates or the handshake
+     * timeout drops it; a cluster's own connects rarely overlap by more than a few dozen.
+     */
+    static final int MAX_HANDSHAKING = 256;
+    private static final RateLimitedLog REFUSED = new RateLimitedLog(LOG, 10, Duration.ofSeconds(10));
 
     private final Listener raw;
     private final CommOptions options;
@@ -60,6 +71,14 @@ final class HandshakingListener implements Listener {
             comm.abort();
             return;
         }
+        if (handshaking.size() >= MAX_HANDSHAKING) {
+            // Comms that never speak hold a slot for the handshake timeout at most; past the cap, drop new ones at once
+            // so that a connect flood costs neither memory nor threads beyond the cap.
+            REFUSED.warn("refused a connection from {} on {}: {} connections are already handshaking (the cap)",
+                    comm.peerAddress(), listenAddress(), MAX_HANDSHAKING);
+            comm.abort();
+            return;
+        }
         handshaking.add(comm);
         Thread.ofVirtual().name("dask4j-comm-" + comm.peerAddress()).start(() -> serve(comm));
     }
@@ -72,7 +91,7 @@ final class HandshakingListener implements Listener {
             }
             ready = Handshake.server(comm, options);
         } catch (CommException e) {
-            LOG.debug("handshake with {} on {} failed: {}", comm.peerAddress(), listenAddress(), e.toString());
+            logRejected(comm, e);
             report(e);
             return;
         } finally {
@@ -90,6 +109,18 @@ final class HandshakingListener implements Listener {
         } catch (Error e) {
             ready.abort();
             throw e;
+        }
+    }
+
+    /**
+     * A wrong secret, a broken protocol or a peer that never finished are what a probe looks like: WARN, rate-limited,
+     * with the peer's address. A peer that merely hung up (a port check, a listener stopping) stays at DEBUG.
+     */
+    private void logRejected(Comm comm, CommException e) {
+        if (e instanceof AuthenticationException || e instanceof ProtocolException || e instanceof HandshakeTimeoutException) {
+            REJECTED.warn("rejected a connection from {} on {}: {}", comm.peerAddress(), listenAddress(), e.getMessage());
+        } else {
+            LOG.debug("handshake with {} on {} failed: {}", comm.peerAddress(), listenAddress(), e.toString());
         }
     }
 

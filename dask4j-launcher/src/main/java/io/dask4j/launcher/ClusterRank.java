@@ -12,9 +12,11 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -41,6 +43,8 @@ final class ClusterRank {
     private static final int MESSAGE_BYTES = 8192;
     /** The scheduler's in-process listener is {@code inproc://<prefix><run id>}, for a client on its rank. */
     private static final String IN_PROCESS_PREFIX = "dask4j-scheduler-";
+    /** The secret field of the start-up broadcast when the cluster runs without authentication. */
+    private static final String NO_SECRET = "-";
 
     final MpiClusterOptions options;
     final MpiRuntime mpi;
@@ -113,10 +117,12 @@ final class ClusterRank {
             throw new RankExit(1, "the cluster did not start: " + why, rank == source, null);
         }
         List<Address> addresses = new ArrayList<>();
-        for (int i = 2; i < agreed.length; i++) {
+        for (int i = 3; i < agreed.length; i++) {
             addresses.add(Address.parse(agreed[i]));
         }
-        ClusterRank self = new ClusterRank(options, mpi, control, layout, agreed[1], List.copyOf(addresses));
+        MpiClusterOptions withSecret = agreed[2].equals(NO_SECRET) ? options
+                : options.withComm(options.comm().withSecret(Base64.getUrlDecoder().decode(agreed[2])));
+        ClusterRank self = new ClusterRank(withSecret, mpi, control, layout, agreed[1], List.copyOf(addresses));
         self.scheduler = started[0];
         LOG.info("run {}: scheduler at {}", self.runId, self.schedulerAddresses);
         self.startRoles(tcpHost);
@@ -194,7 +200,10 @@ final class ClusterRank {
                 .withOptions(options.comm().withIdentity(name));
     }
 
-    /** Returns the agreed {@code OK <run id> <addresses...>} or {@code ERROR <why>}, the same on every rank. */
+    /**
+     * Returns the agreed {@code OK <run id> <secret> <addresses...>} or {@code ERROR <why>}, the same on every rank. The
+     * secret (base64 of its bytes, or {@value #NO_SECRET}) travels over MPI, which only the job's ranks can reach.
+     */
     private static String agreeOnScheduler(MpiClusterOptions options, MpiRuntime mpi, ControlChannel control,
                                            RankLayout layout, String tcpHost, Scheduler[] started) {
         int root = layout.hasScheduler() ? layout.schedulerRank() : 0;
@@ -234,17 +243,20 @@ final class ClusterRank {
             // socket between the two, and mpi://<rank> cannot connect to its own rank anyway.
             listen.add(Address.inproc(IN_PROCESS_PREFIX + runId));
         }
+        // One secret per job, whatever this rank listens on: ranks may listen on tcp too (a worker sharing this rank, or
+        // every worker under --protocol tcp), and they all get it with the start-up broadcast.
         Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(listen.toArray(Address[]::new))
-                .withOptions(options.comm().withIdentity("scheduler")));
+                .withOptions(options.comm().withGeneratedSecret().withIdentity("scheduler")));
         started[0] = scheduler;
         List<Address> addresses = scheduler.addresses().stream().filter(a -> !a.scheme().equals("inproc")).toList();
         if (file != null) {
             List<Address> outsideFirst = new ArrayList<>(addresses.stream().filter(a -> a.scheme().equals("tcp")).toList());
             addresses.stream().filter(a -> !a.scheme().equals("tcp")).forEach(outsideFirst::add);
-            SchedulerFiles.write(file, outsideFirst, runId, mpi.size());
+            SchedulerFiles.write(file, outsideFirst, runId, mpi.size(), scheduler.config().options().secretText());
             LOG.info("wrote the scheduler file {} (run {})", file.toAbsolutePath(), runId);
         }
-        return "OK " + runId + " " + String.join(" ", addresses.stream().map(Address::toString).toList());
+        return "OK " + runId + " " + secretField(scheduler.config().options().secret()) + " "
+                + String.join(" ", addresses.stream().map(Address::toString).toList());
     }
 
     private static String readSchedulerFile(MpiClusterOptions options) {
@@ -253,7 +265,12 @@ final class ClusterRank {
         }
         SchedulerFiles.Content content = SchedulerFiles.read(options.schedulerFile(), options.startTimeout());
         String runId = content.runId().isEmpty() ? "external" : content.runId();
-        return "OK " + runId + " " + content.tcpAddress();
+        byte[] secret = content.secret() != null ? content.secret().getBytes(StandardCharsets.UTF_8) : options.comm().secret();
+        return "OK " + runId + " " + secretField(secret) + " " + content.tcpAddress();
+    }
+
+    private static String secretField(byte[] secret) {
+        return secret == null ? NO_SECRET : Base64.getUrlEncoder().encodeToString(secret);
     }
 
     private static List<String> header(MpiClusterOptions options, MpiRuntime mpi, String role, LaunchEnvironment env,

@@ -18,7 +18,8 @@ import java.util.List;
  */
 public final class MpiServeMain {
     static final String USAGE = "usage: dask4j mpi [--scheduler-file F] [--no-scheduler] [--protocol mpi|tcp] [--nthreads T]"
-            + " [--memory-limit M] [--local-directory D] [--name PREFIX] [--host H] [--scheduler-port P] [--log-dir D]";
+            + " [--memory-limit M] [--local-directory D] [--name PREFIX] [--host H] [--scheduler-port P] [--log-dir D]"
+            + " [--insecure-no-auth]";
 
     private MpiServeMain() {
     }
@@ -53,6 +54,7 @@ public final class MpiServeMain {
                 case "--host" -> o = o.withHost(value(args, ++i, a));
                 case "--scheduler-port" -> o = o.withTcpListener(true, integer(value(args, ++i, a), a));
                 case "--log-dir" -> o = o.withLogDirectory(Path.of(value(args, ++i, a)));
+                case "--insecure-no-auth" -> o = o.withComm(o.comm().withInsecureNoAuth(true));
                 default -> throw new IllegalArgumentException("unexpected argument '" + a + "'");
             }
         }

@@ -27,8 +27,8 @@ import java.util.Map;
 public final class SchedulerFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What a scheduler file says. */
-    public record Content(List<Address> addresses, String runId, long pid) {
+    /** What a scheduler file says; {@code secret} is the cluster's, or null when it runs without authentication. */
+    public record Content(List<Address> addresses, String runId, long pid, String secret) {
         /** The first {@code tcp://} address, or the first address if none is tcp. */
         public Address tcpAddress() {
             return addresses.stream().filter(a -> a.scheme().equals("tcp")).findFirst().orElse(addresses.getFirst());
@@ -47,14 +47,20 @@ public final class SchedulerFiles {
         }
     }
 
-    /** Writes {@code addresses} (outside-reachable first) atomically, replacing any file there. */
-    public static void write(Path file, List<Address> addresses, String runId, int ranks) {
+    /**
+     * Writes {@code addresses} (outside-reachable first) and the cluster's {@code secret} (null for none) atomically,
+     * replacing any file there; readable by its owner only (0600, as a temporary file is created).
+     */
+    public static void write(Path file, List<Address> addresses, String runId, int ranks, String secret) {
         Map<String, Object> content = new LinkedHashMap<>();
         content.put("address", addresses.getFirst().toString());
         content.put("addresses", addresses.stream().map(Address::toString).toList());
         content.put("pid", ProcessHandle.current().pid());
         content.put("run_id", runId);
         content.put("ranks", ranks);
+        if (secret != null) {
+            content.put("secret", secret);
+        }
         try {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
@@ -86,7 +92,8 @@ public final class SchedulerFiles {
                 if (addresses.isEmpty()) {
                     throw new IllegalArgumentException("scheduler file " + file + " names no address");
                 }
-                return new Content(List.copyOf(addresses), node.path("run_id").asText(""), node.path("pid").asLong(-1));
+                return new Content(List.copyOf(addresses), node.path("run_id").asText(""), node.path("pid").asLong(-1),
+                        node.hasNonNull("secret") ? node.get("secret").asText() : null);
             } catch (NoSuchFileException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw new IllegalStateException("scheduler file " + file + " did not appear within " + timeout);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.List;
 
@@ -22,13 +23,19 @@ class SchedulerFilesTest {
         Path file = dir.resolve("scheduler.json");
         Files.writeString(file, "{\"address\": \"tcp://127.0.0.1:1\", \"run_id\": \"old\"}");
 
-        SchedulerFiles.write(file, List.of(Address.parse("tcp://127.0.0.1:8786"), Address.mpi(0)), "run-2", 5);
+        SchedulerFiles.write(file, List.of(Address.parse("tcp://127.0.0.1:8786"), Address.mpi(0)), "run-2", 5,
+                "the-jobs-secret-of-128-bits");
 
         SchedulerFiles.Content content = SchedulerFiles.read(file, Duration.ofSeconds(1));
         assertThat(content.runId()).isEqualTo("run-2");
         assertThat(content.tcpAddress()).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));
         assertThat(content.pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(content.secret()).isEqualTo("the-jobs-secret-of-128-bits");
         assertThat(SchedulerFile.read(file, Duration.ofSeconds(1))).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));
+        assertThat(SchedulerFile.readContents(file, Duration.ofSeconds(1), line -> { }).secret())
+                .as("the runtime reads the launcher's secret too").isEqualTo("the-jobs-secret-of-128-bits");
+        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE);
         try (var files = Files.list(dir)) {
             assertThat(files.toList()).containsExactly(file);
         }

@@ -63,7 +63,9 @@ public final class CommBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         pingPong.check(spec);
-        CommOptions options = CommOptions.defaults().withIdentity("bench-client").withConnectTimeout(Duration.ofSeconds(30));
+        // Authenticated as users run it: the echo process gets the generated secret in its environment.
+        CommOptions options = CommOptions.defaults().withGeneratedSecret().withIdentity("bench-client")
+                .withConnectTimeout(Duration.ofSeconds(30));
         List<PingPong.Result> results = new ArrayList<>();
         switch (backend.toLowerCase(Locale.ROOT)) {
             case "inproc" -> {
@@ -75,7 +77,7 @@ public final class CommBenchCommand implements Callable<Integer> {
                 }
             }
             case "tcp" -> {
-                Process echo = startEchoProcess();
+                Process echo = startEchoProcess(options);
                 try (Comm comm = Comms.connect(readAddress(echo), options)) {
                     runAll(comm, results);
                 } finally {
@@ -117,11 +119,12 @@ public final class CommBenchCommand implements Callable<Integer> {
         return (int) Math.min(rounds, Math.max(2, Math.max(rounds / 10, byTraffic)));
     }
 
-    private static Process startEchoProcess() throws IOException {
+    private static Process startEchoProcess(CommOptions options) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 CommEchoServer.class.getName(), "tcp://127.0.0.1:0");
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put(CommOptions.SECRET_ENV, options.secretText());
         Process p = pb.start();
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         return p;

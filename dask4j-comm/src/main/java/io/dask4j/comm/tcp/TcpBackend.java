@@ -32,6 +32,12 @@ public final class TcpBackend implements Backend {
         return SCHEME;
     }
 
+    /** Anyone who can reach the port can connect: listeners need a secret unless the options opt out. */
+    @Override
+    public boolean reachableByOthers() {
+        return true;
+    }
+
     @Override
     public Connector connector() {
         return CONNECTOR;

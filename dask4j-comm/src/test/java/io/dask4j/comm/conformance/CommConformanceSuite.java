@@ -261,32 +261,53 @@ public abstract class CommConformanceSuite extends PushConformance {
     public void aWrongSecretFailsOnBothEndsNeverReachesTheHandlerAndTheListenerKeepsServing() throws Exception {
         BlockingQueue<CommException> failures = new LinkedBlockingQueue<>();
         AtomicInteger handled = new AtomicInteger();
-        Listener listener = listen(listenAddress(), options().withSecret("right"), echoCounting(handled), failures::add);
-        assertThatThrownBy(() -> connect(listener.contactAddress(), options().withSecret("wrong")))
+        Listener listener = listen(listenAddress(), options().withSecret("right-secret-16-bytes"), echoCounting(handled), failures::add);
+        assertThatThrownBy(() -> connect(listener.contactAddress(), options().withSecret("wrong-secret-16-bytes")))
                 .isInstanceOf(AuthenticationException.class);
         assertThat(take(failures)).isInstanceOf(AuthenticationException.class);
         assertThat(handled).hasValue(0);
-        assertServes(listener, options().withSecret("right"));
+        assertServes(listener, options().withSecret("right-secret-16-bytes"));
         assertThat(handled).hasValue(1);
     }
 
     @Test
     public void aSecretOnOneSideOnlyIsRejectedOnBothEnds() throws Exception {
         BlockingQueue<CommException> failures = new LinkedBlockingQueue<>();
-        Listener secured = listen(listenAddress(), options().withSecret("s3cret"), echo(), failures::add);
+        Listener secured = listen(listenAddress(), options().withSecret("s3cret-of-16-bytes-or-more"), echo(), failures::add);
         assertThatThrownBy(() -> connect(secured.contactAddress(), options())).isInstanceOf(AuthenticationException.class);
         assertThat(take(failures)).isInstanceOf(AuthenticationException.class);
 
         Listener open = listen(listenAddress(), options(), echo(), failures::add);
-        assertThatThrownBy(() -> connect(open.contactAddress(), options().withSecret("s3cret")))
+        assertThatThrownBy(() -> connect(open.contactAddress(), options().withSecret("s3cret-of-16-bytes-or-more")))
                 .isInstanceOf(AuthenticationException.class);
         assertThat(take(failures)).isInstanceOf(AuthenticationException.class);
     }
 
     @Test
+    public void theServerRevealsNoProofToAPeerThatHasNotProvenItselfFirst() throws Exception {
+        BlockingQueue<CommException> failures = new LinkedBlockingQueue<>();
+        AtomicInteger handled = new AtomicInteger();
+        CommOptions secured = options().withSecret("the-servers-secret-of-128-bits");
+        Listener listener = listen(listenAddress(), secured, echoCounting(handled), failures::add);
+        Comm raw = connectRaw(listener.contactAddress(), options());
+        raw.write(Message.of("dask4j-hello", Map.of("version", 1L, "identity", "guesser", "nonce", new byte[32],
+                "auth", true)));
+        assertThat(raw.read().op()).isEqualTo("dask4j-hello");
+        raw.write(Message.of("dask4j-auth", Map.of("mac", new byte[32])));   // a guess
+        // The next message is the refusal: no server proof came before it, so there is nothing to test guesses against.
+        Message answer = raw.read();
+        assertThat(answer.op()).isEqualTo("dask4j-handshake-error");
+        assertThat(answer.fields()).containsEntry("kind", "auth");
+        assertThatThrownBy(() -> drainUntilClosed(raw)).isInstanceOf(CommClosedException.class);
+        assertThat(take(failures)).isInstanceOf(AuthenticationException.class);
+        assertThat(handled).hasValue(0);
+        assertServes(listener, secured);
+    }
+
+    @Test
     public void aMatchingSecretAuthenticatesBothWays() {
-        Listener listener = echoListener(options().withSecret("same"));
-        Comm client = connect(listener.contactAddress(), options().withSecret("same"));
+        Listener listener = echoListener(options().withSecret("same-secret-on-both-ends"));
+        Comm client = connect(listener.contactAddress(), options().withSecret("same-secret-on-both-ends"));
         client.write(Message.of("authed"));
         assertThat(read(client).op()).isEqualTo("authed");
     }

@@ -55,9 +55,12 @@ public abstract class ConformanceSupport {
     /** An address nobody listens on, where a connect fails transiently (refused, no such listener). */
     protected abstract Address deadAddress();
 
-    /** Options for both ends; no secret, generous timeouts (tests narrow them where they test them). */
+    /**
+     * Options for both ends; no secret, with the explicit opt-out so that tcp listens without one (the tests that
+     * authenticate add a secret), generous timeouts (tests narrow them where they test them).
+     */
     protected CommOptions options() {
-        return CommOptions.fromEnvironment(Map.of()).withIdentity("conformance")
+        return CommOptions.fromEnvironment(Map.of()).withInsecureNoAuth(true).withIdentity("conformance")
                 .withConnectTimeout(Duration.ofSeconds(10)).withHandshakeTimeout(Duration.ofSeconds(10));
     }
 

@@ -28,7 +28,8 @@ class CommTrafficTest {
 
     private static void roundTrips(String scheme, Address address, int n, Message m) throws Exception {
         CompletableFuture<Void> served = new CompletableFuture<>();
-        Listener l = Comms.listen(address, CommOptions.defaults().withIdentity("echo"), c -> {
+        CommOptions options = CommOptions.defaults().withGeneratedSecret();
+        Listener l = Comms.listen(address, options.withIdentity("echo"), c -> {
             try {
                 for (int i = 0; i < n; i++) {
                     c.write(c.read());
@@ -38,7 +39,7 @@ class CommTrafficTest {
                 c.close();
             }
         });
-        try (Comm c = Comms.connect(l.contactAddress(), CommOptions.defaults().withIdentity("pinger"))) {
+        try (Comm c = Comms.connect(l.contactAddress(), options.withIdentity("pinger"))) {
             for (int i = 0; i < n; i++) {
                 c.write(m);
                 c.read();

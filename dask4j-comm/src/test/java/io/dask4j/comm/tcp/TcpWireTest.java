@@ -44,7 +44,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TcpWireTest {
 
-    private final CommOptions options = CommOptions.fromEnvironment(Map.of()).withIdentity("wire-test");
+    private final CommOptions options = CommOptions.fromEnvironment(Map.of()).withGeneratedSecret().withIdentity("wire-test");
     private final BlockingQueue<CommException> failures = new LinkedBlockingQueue<>();
     private Listener listener;
 

@@ -1,6 +1,5 @@
 package io.dask4j.launcher.it;
 
-import io.dask4j.comm.CommOptions;
 import io.dask4j.launcher.MpiServeMain;
 import io.dask4j.launcher.SchedulerFiles;
 import io.dask4j.launcher.it.LauncherJob.Impl;
@@ -195,7 +194,7 @@ class MpiClusterJobsTest {
         assertThat(content.runId()).isNotEqualTo("stale");
         assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("run " + content.runId());
         assertThat(content.addresses()).anyMatch(a -> a.toString().equals("mpi://0"));
-        try (Client client = Client.connect(content.tcpAddress(), CommOptions.defaults())) {
+        try (Client client = Client.connect(file)) {   // the address and the cluster's secret
             assertThat(OutsideClientMain.compute(client)).isEqualTo("sum=338350 tree=338350 ranks=[1, 2]");
         }
         assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("worker mpi://1 registered")
@@ -224,7 +223,7 @@ class MpiClusterJobsTest {
         assertThat(extra.awaitText(second.resolve("logs/rank-1.log"), "cluster running", JOB_SECONDS)).as(extra.output()).isTrue();
 
         SchedulerFiles.Content content = SchedulerFiles.read(file, Duration.ofSeconds(5));
-        try (Client client = Client.connect(content.tcpAddress(), CommOptions.defaults())) {
+        try (Client client = Client.connect(file)) {   // the address and the cluster's secret
             assertThat(OutsideClientMain.compute(client)).startsWith("sum=338350 tree=338350");
         }
         assertThat(Files.readString(first.resolve("logs/rank-0.log"))).contains("worker mpi://1 registered")

@@ -43,7 +43,7 @@ public final class CrossRankMain {
         MpiRuntime mpi = MpiRuntime.start();
         int rank = mpi.rank();
         int size = mpi.size();
-        CommOptions options = CommOptions.fromEnvironment(Map.of()).withSecret("job-secret").withIdentity("rank-" + rank)
+        CommOptions options = CommOptions.fromEnvironment(Map.of()).withSecret("job-secret-of-128-bits").withIdentity("rank-" + rank)
                 .withConnectTimeout(Duration.ofSeconds(20));
         RankJob.run(mpi, () -> {
             bindingChecks(mpi);

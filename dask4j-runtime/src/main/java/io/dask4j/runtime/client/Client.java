@@ -9,6 +9,7 @@ import io.dask4j.comm.Comms;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.runtime.cluster.LocalCluster;
+import io.dask4j.runtime.cluster.SchedulerFile;
 import io.dask4j.runtime.protocol.BatchedSend;
 import io.dask4j.runtime.protocol.Batches;
 import io.dask4j.runtime.protocol.ConnectionPool;
@@ -17,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -115,9 +117,22 @@ public final class Client implements AutoCloseable {
         return new ProtocolException("scheduler " + peer + " refused the client: " + reply.fields());
     }
 
-    /** Connects to a scheduler at {@code address} ({@code tcp://host:port}, {@code inproc://name}, ...). */
+    /**
+     * Connects to a scheduler at {@code address} ({@code tcp://host:port}, {@code inproc://name}, ...), with the
+     * secret from {@value CommOptions#SECRET_ENV} if set (a scheduler that generated its secret writes it to its
+     * scheduler file: see {@link #connect(Path)}).
+     */
     public static Client connect(String address) {
         return connect(Address.parse(address), CommOptions.defaults());
+    }
+
+    /**
+     * Connects to the scheduler a scheduler file names, with the cluster's secret the file holds (or else the one in
+     * {@value CommOptions#SECRET_ENV}); waits up to 30 s for the file to appear.
+     */
+    public static Client connect(Path schedulerFile) {
+        SchedulerFile.Contents contents = SchedulerFile.readContents(schedulerFile, Duration.ofSeconds(30), line -> { });
+        return connect(contents.addresses().getFirst(), contents.options(CommOptions.defaults()));
     }
 
     public static Client connect(Address address, CommOptions options) {

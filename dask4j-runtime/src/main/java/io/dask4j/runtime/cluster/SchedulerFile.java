@@ -3,6 +3,7 @@ package io.dask4j.runtime.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,9 @@ import java.util.function.Consumer;
 
 /**
  * The scheduler file: JSON naming where a scheduler listens, {@code {"address": "tcp://...",
- * "addresses": [...], "pid": 123, "host": "node1"}}. Written atomically (a temporary file renamed into
+ * "addresses": [...], "pid": 123, "host": "node1", "secret": "..."}}, the secret being the cluster's (given or
+ * generated; absent when the cluster runs without authentication). Readable by its owner only (0600, as a
+ * temporary file is created). Written atomically (a temporary file renamed into
  * place) once the scheduler listens, so a reader never sees half a file; deleted when the scheduler
  * closes. A stale file left by a scheduler that died (its pid no longer runs on this host) is ignored
  * while waiting for a fresh one, so workers are not sent to a dead scheduler. A reader that waits says so
@@ -34,12 +37,28 @@ public final class SchedulerFile {
     private SchedulerFile() {
     }
 
-    public static void write(Path file, List<Address> addresses) {
+    /** What a scheduler file says: where the scheduler listens, and the cluster's secret (null for none). */
+    public record Contents(List<Address> addresses, String secret) {
+        public Contents {
+            addresses = List.copyOf(addresses);
+        }
+
+        /** {@code base} with this file's secret, if it has one (it is the cluster's, whatever the environment says). */
+        public CommOptions options(CommOptions base) {
+            return secret == null ? base : base.withSecret(secret);
+        }
+    }
+
+    /** Writes where the scheduler listens and the cluster's secret ({@code options}'s, if any). */
+    public static void write(Path file, List<Address> addresses, CommOptions options) {
         Map<String, Object> content = new LinkedHashMap<>();
         content.put("address", addresses.getFirst().toString());
         content.put("addresses", addresses.stream().map(Address::toString).toList());
         content.put("pid", ProcessHandle.current().pid());
         content.put("host", hostName());
+        if (options.hasSecret()) {
+            content.put("secret", options.secretText());
+        }
         try {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
@@ -62,16 +81,21 @@ public final class SchedulerFile {
 
     /** {@link #read(Path, Duration)}, saying on {@code progress} that it waits, if it does, and every 30 s. */
     public static Address read(Path file, Duration timeout, Consumer<String> progress) {
-        return readAll(file, timeout, progress, PROGRESS_INTERVAL).getFirst();
+        return readContents(file, timeout, progress).addresses().getFirst();
     }
 
     /** Every address in {@code file}, waiting up to {@code timeout} for the file to appear. */
     public static List<Address> readAll(Path file, Duration timeout) {
-        return readAll(file, timeout, line -> { }, PROGRESS_INTERVAL);
+        return readAll(file, timeout, line -> { }, PROGRESS_INTERVAL).addresses();
     }
 
-    /** {@link #readAll(Path, Duration)}, saying on {@code progress} that it waits when it starts to and every {@code interval}. */
-    static List<Address> readAll(Path file, Duration timeout, Consumer<String> progress, Duration interval) {
+    /** Addresses and secret, saying on {@code progress} that it waits, if it does, and every 30 s. */
+    public static Contents readContents(Path file, Duration timeout, Consumer<String> progress) {
+        return readAll(file, timeout, progress, PROGRESS_INTERVAL);
+    }
+
+    /** {@link #readContents}, saying on {@code progress} that it waits when it starts to and every {@code interval}. */
+    static Contents readAll(Path file, Duration timeout, Consumer<String> progress, Duration interval) {
         long deadline = System.nanoTime() + timeout.toNanos();
         WaitReport waiting = new WaitReport(file, progress, interval);
         while (true) {
@@ -98,7 +122,7 @@ public final class SchedulerFile {
                     sleep(file);
                     continue;
                 }
-                return out;
+                return new Contents(out, node.hasNonNull("secret") ? node.get("secret").asText() : null);
             } catch (NoSuchFileException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw new IllegalStateException("scheduler file " + file + " did not appear within " + seconds(timeout));

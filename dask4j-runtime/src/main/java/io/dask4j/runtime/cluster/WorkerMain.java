@@ -16,13 +16,18 @@ import java.util.List;
  * <pre>
  * java --class-path CP io.dask4j.runtime.cluster.WorkerMain (ADDRESS | --scheduler-file F)
  *      [--nthreads N] [--memory-limit M] [--local-directory D] [--name NAME] [--listen ADDRESS]...
+ *      [--insecure-no-auth]
  * </pre>
+ * The cluster's secret comes from the scheduler file or {@value CommOptions#SECRET_ENV} (the file's wins);
+ * without either, the worker's tcp listener refuses to start unless {@code --insecure-no-auth} is given.
  * Exits 0 when the scheduler closes or goes away, 2 on bad arguments, 1 if it cannot start. Waits up to
  * {@link #SCHEDULER_FILE_WAIT} for a scheduler file, saying so on standard error.
  */
 public final class WorkerMain {
     /** How long a worker given a scheduler file waits for the scheduler to write it. */
     public static final Duration SCHEDULER_FILE_WAIT = Duration.ofSeconds(60);
+    /** The explicit opt-out of authentication, for a cluster whose scheduler runs without a secret. */
+    public static final String INSECURE_NO_AUTH = "--insecure-no-auth";
 
     private WorkerMain() {
     }
@@ -62,6 +67,7 @@ public final class WorkerMain {
         Path dir = null;
         String name = "";
         List<Address> listen = new ArrayList<>();
+        boolean insecure = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -71,6 +77,7 @@ public final class WorkerMain {
                 case "--name" -> name = value(args, ++i, a);
                 case "--listen" -> listen.add(Address.parse(value(args, ++i, a)));
                 case "--scheduler-file" -> schedulerFile = Path.of(value(args, ++i, a));
+                case INSECURE_NO_AUTH -> insecure = true;
                 default -> {
                     if (a.startsWith("--") || address != null) {
                         throw new IllegalArgumentException("unexpected argument '" + a + "'");
@@ -82,11 +89,18 @@ public final class WorkerMain {
         if ((address == null) == (schedulerFile == null)) {
             throw new IllegalArgumentException("give either a scheduler ADDRESS or --scheduler-file");
         }
-        Address scheduler = address != null ? Address.parse(address) : SchedulerFile.read(schedulerFile, SCHEDULER_FILE_WAIT,
-                line -> System.err.println("dask4j worker: " + line));
+        CommOptions options = CommOptions.defaults().withInsecureNoAuth(insecure).withIdentity(name.isEmpty() ? "worker" : name);
+        Address scheduler;
+        if (address != null) {
+            scheduler = Address.parse(address);
+        } else {
+            SchedulerFile.Contents contents = SchedulerFile.readContents(schedulerFile, SCHEDULER_FILE_WAIT,
+                    line -> System.err.println("dask4j worker: " + line));
+            scheduler = contents.addresses().getFirst();
+            options = contents.options(options);
+        }
         return WorkerConfig.connectingTo(scheduler).withThreads(nthreads).withMemoryLimit(memoryLimit)
-                .withLocalDirectory(dir).withName(name).withListenAddresses(listen)
-                .withOptions(CommOptions.defaults().withIdentity(name.isEmpty() ? "worker" : name));
+                .withLocalDirectory(dir).withName(name).withListenAddresses(listen).withOptions(options);
     }
 
     private static String value(String[] args, int i, String option) {

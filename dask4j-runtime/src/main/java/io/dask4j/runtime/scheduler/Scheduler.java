@@ -3,6 +3,7 @@ package io.dask4j.runtime.scheduler;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommException;
+import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
@@ -76,8 +77,14 @@ public final class Scheduler implements AutoCloseable {
         this.loop.setDaemon(true);
     }
 
-    /** Starts listening on every address of {@code config}; returns once all listeners are bound. */
+    /**
+     * Starts listening on every address of {@code config}; returns once all listeners are bound. A scheduler that
+     * listens where other users can reach it (tcp) and was given no secret, without opting out ({@link
+     * CommOptions#insecureNoAuth()}), generates one for its cluster: {@link #config()}{@code .options()} then holds it,
+     * for the workers and clients it is handed to (scheduler file, environment, MPI broadcast).
+     */
     public static Scheduler start(SchedulerConfig config) {
+        config = withClusterSecret(config);
         Scheduler s = new Scheduler(config);
         s.loop.start();
         try {
@@ -90,6 +97,16 @@ public final class Scheduler implements AutoCloseable {
         }
         LOG.info("scheduler listening on {}", s.addresses());
         return s;
+    }
+
+    private static SchedulerConfig withClusterSecret(SchedulerConfig config) {
+        CommOptions options = config.options();
+        boolean reachable = config.listenAddresses().stream().anyMatch(a -> Comms.backend(a.scheme()).reachableByOthers());
+        if (!reachable || options.hasSecret() || options.insecureNoAuth()) {
+            return config;
+        }
+        LOG.info("no secret given ({} unset): generated one for this cluster", CommOptions.SECRET_ENV);
+        return config.withOptions(options.withGeneratedSecret());
     }
 
     /** The contact address of the first listener. */

@@ -26,11 +26,14 @@ class MultiAddressTest {
         try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(inproc, Address.tcp("127.0.0.1", 0)))) {
             Address tcp = scheduler.addresses().get(1);
             assertThat(tcp.scheme()).isEqualTo("tcp");
-            try (Worker w1 = Worker.start(WorkerConfig.connectingTo(inproc).withListenAddresses(
+            // Listening on tcp without a secret given, the scheduler generated one: workers and clients need it.
+            CommOptions cluster = scheduler.config().options();
+            assertThat(cluster.hasSecret()).isTrue();
+            try (Worker w1 = Worker.start(WorkerConfig.connectingTo(inproc).withOptions(cluster).withListenAddresses(
                     List.of(Address.inproc("w1-" + UUID.randomUUID()), Address.tcp("127.0.0.1", 0))));
-                 Worker w2 = Worker.start(WorkerConfig.connectingTo(inproc).withListenAddresses(
+                 Worker w2 = Worker.start(WorkerConfig.connectingTo(inproc).withOptions(cluster).withListenAddresses(
                     List.of(Address.inproc("w2-" + UUID.randomUUID()), Address.tcp("127.0.0.1", 0))));
-                 Client client = Client.connect(tcp, CommOptions.defaults())) {
+                 Client client = Client.connect(tcp, cluster)) {
                 assertThat(w1.id()).startsWith("inproc://");
                 List<DaskFuture<Integer>> parts = client.scatter(List.of(40, 2));
                 DaskFuture<Integer> sum = client.submit((Integer a, Integer b) -> a + b, parts.get(0), parts.get(1));

@@ -1,12 +1,15 @@
 package io.dask4j.runtime.cluster;
 
 import io.dask4j.comm.Address;
+import io.dask4j.comm.CommOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Map;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,13 +25,27 @@ class SchedulerFileTest {
     void aWrittenFileIsJsonThatReadsBackTheAddresses() throws Exception {
         Path file = dir.resolve("scheduler.json");
         List<Address> addresses = List.of(Address.parse("tcp://127.0.0.1:8786"), Address.parse("inproc://s"));
-        SchedulerFile.write(file, addresses);
-        assertThat(Files.readString(file)).contains("\"address\" : \"tcp://127.0.0.1:8786\"").contains("\"pid\"");
+        SchedulerFile.write(file, addresses, CommOptions.fromEnvironment(Map.of()).withInsecureNoAuth(true));
+        assertThat(Files.readString(file)).contains("\"address\" : \"tcp://127.0.0.1:8786\"").contains("\"pid\"")
+                .doesNotContain("secret");
         assertThat(SchedulerFile.readAll(file, Duration.ofSeconds(1))).isEqualTo(addresses);
         assertThat(SchedulerFile.read(file, Duration.ofSeconds(1))).isEqualTo(addresses.getFirst());
         try (var files = Files.list(dir)) {
             assertThat(files.toList()).as("no temporary file left behind").containsExactly(file);
         }
+    }
+
+    @Test
+    void theClustersSecretTravelsInTheFileWhichOnlyItsOwnerCanRead() throws Exception {
+        Path file = dir.resolve("scheduler.json");
+        CommOptions cluster = CommOptions.fromEnvironment(Map.of()).withGeneratedSecret();
+        SchedulerFile.write(file, List.of(Address.parse("tcp://127.0.0.1:8786")), cluster);
+        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE);
+        SchedulerFile.Contents contents = SchedulerFile.readContents(file, Duration.ofSeconds(1), line -> { });
+        assertThat(contents.secret()).isEqualTo(cluster.secretText());
+        CommOptions fromEnv = CommOptions.fromEnvironment(Map.of(CommOptions.SECRET_ENV, "another-secret-from-env"));
+        assertThat(contents.options(fromEnv).secretText()).as("the file's secret wins").isEqualTo(cluster.secretText());
     }
 
     @Test
@@ -66,7 +83,7 @@ class SchedulerFileTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            SchedulerFile.write(file, List.of(Address.parse("tcp://127.0.0.1:8786")));
+            SchedulerFile.write(file, List.of(Address.parse("tcp://127.0.0.1:8786")), CommOptions.fromEnvironment(Map.of()));
         });
         assertThat(SchedulerFile.read(file, Duration.ofSeconds(5), said::add)).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));
         scheduler.join();

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -18,6 +19,9 @@ import java.util.stream.Stream;
  * nothing: the connection's addresses name one line of {@code /proc/self/net/tcp} or {@code tcp6}, whose inode
  * names one entry of {@code /proc/self/fd}. The two ends of a connection within one process are told apart since
  * their local and remote addresses are swapped.
+ *
+ * <p>It finds listening sockets too ({@link #findListening}): Linux copies {@code TCP_USER_TIMEOUT} from a listening
+ * socket to each connection it accepts, so a listener pays for one lookup when it starts, not one per accept.
  *
  * <p>Stateless; any thread. Costs a read of the connection tables (the network namespace's, every process's) and a
  * link read per open descriptor of this process, about 3 ms with 400 sockets open: meant for a comm's set-up, not
@@ -34,8 +38,20 @@ final class SocketDescriptors {
 
     /** The descriptor of the connection from {@code local} to {@code remote}, or empty where /proc does not tell. */
     static OptionalInt find(InetSocketAddress local, InetSocketAddress remote) {
+        return find(local, remote.getPort(), field -> sameAddress(field, remote));
+    }
+
+    /**
+     * The descriptor of the listening socket bound to {@code local}, or empty where /proc does not tell. Its table line
+     * names no remote end (address zero, port 0).
+     */
+    static OptionalInt findListening(InetSocketAddress local) {
+        return find(local, 0, SocketDescriptors::noAddress);
+    }
+
+    private static OptionalInt find(InetSocketAddress local, int remotePort, Predicate<String> remoteMatches) {
         try {
-            long inode = inodeOf(local, remote);
+            long inode = inodeOf(local, remotePort, remoteMatches);
             return inode > 0 ? descriptorOf("socket:[" + inode + "]") : OptionalInt.empty();
         } catch (IOException | RuntimeException e) {
             // A system without this /proc layout: the caller goes without the option, as on any other platform.
@@ -43,18 +59,19 @@ final class SocketDescriptors {
         }
     }
 
-    /** The inode of the connection's socket from the connection tables, or 0. */
-    private static long inodeOf(InetSocketAddress local, InetSocketAddress remote) throws IOException {
+    /** The inode of the socket from the connection tables, or 0. */
+    private static long inodeOf(InetSocketAddress local, int remotePortNumber, Predicate<String> remoteMatches)
+            throws IOException {
         // Both ports as the tables print them: most lines are rejected by these before being split.
         String localPort = String.format(":%04X ", local.getPort());
-        String remotePort = String.format(":%04X ", remote.getPort());
+        String remotePort = String.format(":%04X ", remotePortNumber);
         for (Path table : TABLES) {
             if (!Files.isReadable(table)) {
                 continue;
             }
             for (String line : Files.readAllLines(table)) {
                 if (line.contains(localPort) && line.contains(remotePort)) {
-                    long inode = inodeOf(line, local, remote);
+                    long inode = inodeOf(line, local, remoteMatches);
                     if (inode > 0) {
                         return inode;
                     }
@@ -86,11 +103,20 @@ final class SocketDescriptors {
      * addresses as {@code HEX:PORT}, the address in 32-bit words of the host's byte order.
      */
     static long inodeOf(String line, InetSocketAddress local, InetSocketAddress remote) {
+        return inodeOf(line, local, field -> sameAddress(field, remote));
+    }
+
+    private static long inodeOf(String line, InetSocketAddress local, Predicate<String> remoteMatches) {
         String[] f = line.strip().split("\\s+");
         if (f.length < 10 || !f[0].endsWith(":")) {
             return 0;     // the header
         }
-        return sameAddress(f[1], local) && sameAddress(f[2], remote) ? Long.parseLong(f[9]) : 0;
+        return sameAddress(f[1], local) && remoteMatches.test(f[2]) ? Long.parseLong(f[9]) : 0;
+    }
+
+    /** A remote field of a listening socket: all zeros, port 0, in either family. */
+    private static boolean noAddress(String field) {
+        return field.chars().allMatch(c -> c == '0' || c == ':');
     }
 
     private static boolean sameAddress(String field, InetSocketAddress address) {

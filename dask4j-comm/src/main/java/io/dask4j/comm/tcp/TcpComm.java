@@ -103,6 +103,19 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
      */
     TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options, Duration writeStallTimeout)
             throws IOException {
+        this(channel, local, peer, options, writeStallTimeout, true);
+    }
+
+    /**
+     * A comm over a socket its {@link TcpListener} accepted: it inherits {@code TCP_USER_TIMEOUT} from the listening
+     * socket, so no lookup of its descriptor slows the accept loop.
+     */
+    static TcpComm accepted(SocketChannel channel, Address local, Address peer, CommOptions options) throws IOException {
+        return new TcpComm(channel, local, peer, options, options.deadPeerTimeout(), false);
+    }
+
+    private TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options, Duration writeStallTimeout,
+                    boolean setUserTimeout) throws IOException {
         this.channel = channel;
         this.local = local;
         this.peer = peer;
@@ -111,7 +124,9 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         channel.configureBlocking(true);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         TcpKeepAlive.apply(channel, options.deadPeerTimeout());
-        TcpUserTimeout.apply(channel, options.deadPeerTimeout());
+        if (setUserTimeout) {
+            TcpUserTimeout.apply(channel, options.deadPeerTimeout());
+        }
         boolean checked = !writeStallTimeout.isZero() && !writeStallTimeout.isNegative();
         // Last, once every field the checker reads is set; the checker's set publishes them safely.
         this.stallWatch = checked ? WriteStallChecker.SHARED.watch(this, writeStallTimeout) : null;
@@ -414,6 +429,11 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
     @Override
     public Address localAddress() {
         return local;
+    }
+
+    /** The socket, for tests of its options. */
+    SocketChannel channel() {
+        return channel;
     }
 
     @Override

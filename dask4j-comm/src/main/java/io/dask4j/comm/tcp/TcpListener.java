@@ -49,6 +49,8 @@ final class TcpListener implements Listener {
         try {
             channel = ServerSocketChannel.open();
             channel.bind(socketAddress, BACKLOG);
+            // Accepted connections inherit it: one descriptor lookup now instead of one per accept.
+            TcpUserTimeout.applyToListener(channel, options.deadPeerTimeout());
             int port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
             bound = Address.tcp(requested.host(), port);
         } catch (IOException e) {
@@ -76,7 +78,7 @@ final class TcpListener implements Listener {
             try {
                 InetSocketAddress remote = (InetSocketAddress) channel.getRemoteAddress();
                 InetSocketAddress localSocket = (InetSocketAddress) channel.getLocalAddress();
-                Comm comm = new TcpComm(channel, TcpBackend.address(localSocket), TcpBackend.address(remote),
+                Comm comm = TcpComm.accepted(channel, TcpBackend.address(localSocket), TcpBackend.address(remote),
                         options);
                 onAccept.accept(comm);
             } catch (IOException | RuntimeException | OutOfMemoryError e) {

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Locale;
@@ -68,6 +69,11 @@ final class TcpUserTimeout {
         if (missing == null && fd.isEmpty()) {
             missing = "its socket's descriptor was not found in /proc/self";
         }
+        return set(fd, timeout, missing, channel);
+    }
+
+    /** Sets the option on {@code fd} unless {@code missing} says why not; logs why not once per process. */
+    private static boolean set(OptionalInt fd, Duration timeout, String missing, Object socket) {
         if (missing == null) {
             int millis = (int) Math.min(timeout.toMillis(), Integer.MAX_VALUE);
             try (Arena arena = Arena.ofConfined()) {
@@ -87,9 +93,34 @@ final class TcpUserTimeout {
                     + "its answer fails after the kernel's retransmission timeout, about 15 minutes, instead of {} s",
                     missing, timeout.toMillis() / 1000.0);
         } else {
-            LOG.debug("TCP_USER_TIMEOUT not set on {}: {}", channel, missing);
+            LOG.debug("TCP_USER_TIMEOUT not set on {}: {}", socket, missing);
         }
         return false;
+    }
+
+    /**
+     * Sets the timeout on a bound listening socket, unless {@code timeout} is zero; Linux copies it to every connection
+     * the socket accepts, which then need no lookup of their own. Never fails the listener.
+     *
+     * @return whether the option is now set (else accepted connections go without it, as the log says once)
+     */
+    static boolean applyToListener(ServerSocketChannel server, Duration timeout) {
+        if (timeout.isZero()) {
+            return false;
+        }
+        String missing = unavailableBecause();
+        OptionalInt fd = OptionalInt.empty();
+        if (missing == null) {
+            try {
+                fd = SocketDescriptors.findListening((InetSocketAddress) server.getLocalAddress());
+            } catch (java.io.IOException | RuntimeException e) {
+                fd = OptionalInt.empty();
+            }
+            if (fd.isEmpty()) {
+                missing = "the listening socket's descriptor was not found in /proc/self";
+            }
+        }
+        return set(fd, timeout, missing, server);
     }
 
     /** The option's value on {@code channel} in milliseconds (0: the system's default), or empty if unreadable. */

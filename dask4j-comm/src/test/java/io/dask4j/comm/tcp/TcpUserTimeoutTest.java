@@ -31,6 +31,25 @@ class TcpUserTimeoutTest {
     }
 
     @Test
+    void connectionsAcceptedByAListenerInheritItsTimeoutWithoutALookupOfTheirOwn() throws Exception {
+        CommOptions options = CommOptions.defaults().withDeadPeerTimeout(Duration.ofSeconds(37));
+        java.util.concurrent.BlockingQueue<io.dask4j.comm.Comm> accepted = new java.util.concurrent.LinkedBlockingQueue<>();
+        TcpListener listener = new TcpListener(TcpBackend.LOOPBACK_ANY_PORT, options, accepted::add);
+        listener.start();
+        try (SocketChannel dialled = SocketChannel.open(new java.net.InetSocketAddress("127.0.0.1",
+                listener.listenAddress().port()))) {
+            io.dask4j.comm.Comm comm = accepted.take();
+            SocketChannel channel = comm instanceof TcpComm tcp ? tcp.channel() : null;
+            assertThat(channel).isNotNull();
+            assertThat(TcpUserTimeout.read(channel)).hasValue(37_000);
+            assertThat(TcpUserTimeout.read(dialled)).as("the dialling end, made without TcpComm").hasValue(0);
+            comm.abort();
+        } finally {
+            listener.stop();
+        }
+    }
+
+    @Test
     void eachEndOfAConnectionWithinOneProcessIsFoundByItsOwnAddresses() throws Exception {
         // The two ends share both port numbers, swapped; a wrong match would set one end's value on the other.
         try (LoopbackConnection connection = LoopbackConnection.open()) {

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.dask4j.runtime.metrics.ClusterMetrics;
+import io.dask4j.runtime.metrics.ProcessFigures;
 import io.dask4j.runtime.scheduler.ClusterView;
 import io.dask4j.runtime.scheduler.Scheduler;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +27,7 @@ import java.nio.charset.StandardCharsets;
  *   /static/{file}           its script and style    /api/v1/tasks/groups   progress per task group
  *   /api/v1/summary          counts, throughput      /api/v1/task-stream?since=SEQ  finished tasks after SEQ
  *   /api/v1/traffic          comm traffic per process, transport and peer; transport gauges
- *   /metrics                 Prometheus text
+ *   /metrics                 Prometheus text: {@link ClusterMetrics} through Micrometer's Prometheus registry
  * </pre>
  */
 final class DashboardHandler implements HttpHandler {
@@ -31,14 +35,20 @@ final class DashboardHandler implements HttpHandler {
     /** Most task-stream events in one answer (a page polling every second gets all that was published). */
     static final int MAX_STREAM_EVENTS = 1_000;
     private static final String JSON = "application/json; charset=utf-8";
+    /** What {@link PrometheusMeterRegistry#scrape()} writes: Prometheus' text format, version 0.0.4. */
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     private final Scheduler scheduler;
     private final String url;
     private final StaticFiles files = new StaticFiles();
+    /** Refreshed at each scrape, under its lock: no thread of its own, no work while nobody scrapes. */
+    private final ClusterMetrics metrics;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     DashboardHandler(Scheduler scheduler, String url) {
         this.scheduler = scheduler;
         this.url = url;
+        this.metrics = new ClusterMetrics(scheduler::view, java.time.Duration.ZERO);
     }
 
     @Override
@@ -77,10 +87,7 @@ final class DashboardHandler implements HttpHandler {
                 json(ex, 200, DashboardJson.taskStream(v, scheduler.taskStream(since, MAX_STREAM_EVENTS)));
             }
             case "/api/v1/traffic" -> json(ex, 200, DashboardJson.traffic(ProcessFigures.of(scheduler.view())));
-            case "/metrics" -> {
-                ClusterView v = scheduler.view();
-                send(ex, 200, PrometheusText.CONTENT_TYPE, PrometheusText.render(v, ProcessFigures.of(v)).getBytes(StandardCharsets.UTF_8));
-            }
+            case "/metrics" -> send(ex, 200, PROMETHEUS_TEXT, scrape());
             default -> {
                 byte[] body = path.startsWith("/static/") ? files.get(path.substring("/static/".length())) : null;
                 if (body == null) {
@@ -89,6 +96,18 @@ final class DashboardHandler implements HttpHandler {
                     send(ex, 200, StaticFiles.TYPES.get(path.substring("/static/".length())), body);
                 }
             }
+        }
+    }
+
+    /** The metrics in Prometheus' text format (0.0.4), refreshed from a view published now. */
+    private byte[] scrape() {
+        synchronized (metrics) {
+            if (registry.getMeters().isEmpty()) {
+                metrics.bindTo(registry);   // binding refreshes
+            } else {
+                metrics.refresh();
+            }
+            return registry.scrape().getBytes(StandardCharsets.UTF_8);
         }
     }
 

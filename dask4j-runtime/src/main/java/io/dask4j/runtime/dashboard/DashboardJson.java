@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dask4j.comm.stats.PeerTraffic;
 import io.dask4j.comm.stats.TrafficCounts;
 import io.dask4j.runtime.protocol.WorkerMetrics;
+import io.dask4j.runtime.metrics.ProcessFigures;
 import io.dask4j.runtime.scheduler.ClusterView;
 import io.dask4j.runtime.scheduler.TaskGroupView;
 import io.dask4j.runtime.scheduler.TaskStatus;

@@ -1,4 +1,4 @@
-package io.dask4j.runtime.dashboard;
+package io.dask4j.runtime.metrics;
 
 import io.dask4j.comm.stats.CommTraffic;
 import io.dask4j.comm.stats.PeerTraffic;
@@ -16,16 +16,17 @@ import java.util.Map;
 /**
  * The comm traffic and transport gauges of one process of the cluster: the scheduler's own (read here,
  * now) or a worker process's (from its last heartbeat). Workers in the scheduler's JVM share its
- * figures, and workers sharing a process are listed once. Immutable.
+ * figures, and workers sharing a process are listed once. Immutable. Reading the scheduler's own figures
+ * reads its transport gauges, and some (maxima) restart at each reading: read them once per scrape or page.
  *
  * @param roles what runs in the process ({@code scheduler}, worker names)
  */
-record ProcessFigures(String name, long pid, List<String> roles, Map<String, TrafficCounts> transports,
+public record ProcessFigures(String name, long pid, List<String> roles, Map<String, TrafficCounts> transports,
                       List<PeerTraffic> peers, Map<String, Map<String, Double>> gauges) {
-    static final int SCHEDULER_PEERS = 32;
+    public static final int SCHEDULER_PEERS = 32;
 
     /** The scheduler's process first, then one entry per worker process. Any thread. */
-    static List<ProcessFigures> of(ClusterView v) {
+    public static List<ProcessFigures> of(ClusterView v) {
         long self = ProcessHandle.current().pid();
         TrafficSnapshot t = CommTraffic.snapshot();
         List<String> schedulerRoles = new ArrayList<>(List.of("scheduler"));

@@ -1,6 +1,7 @@
 package io.dask4j.comm;
 
 import io.dask4j.comm.stats.CommCounters;
+import io.dask4j.comm.stats.CommMessageEvent;
 import io.dask4j.comm.stats.CommTraffic;
 import io.dask4j.comm.stats.WireSize;
 
@@ -14,18 +15,29 @@ final class HandshakenComm implements Comm {
     private final Comm raw;
     private final String peerIdentity;
     private final CommCounters traffic;
+    private final String transport;
+    private final String peer;
 
     HandshakenComm(Comm raw, String peerIdentity) {
         this.raw = raw;
         this.peerIdentity = peerIdentity;
-        this.traffic = CommTraffic.open(raw.localAddress().scheme(), String.valueOf(raw.peerAddress()), peerIdentity, this);
+        this.transport = raw.localAddress().scheme();
+        this.peer = String.valueOf(raw.peerAddress());
+        this.traffic = CommTraffic.open(transport, peer, peerIdentity, this);
     }
 
     @Override
     public Message read() {
         Message m = raw.read();
-        traffic.received(WireSize.of(m));
+        counted(m);
         return m;
+    }
+
+    /** Counts a message read (and records it for JFR if it is large and a recording wants it). */
+    private void counted(Message m) {
+        long n = WireSize.of(m);
+        traffic.received(n);
+        CommMessageEvent.onMessage(m, n, false, transport, peer);
     }
 
     /** Push mode of the raw comm, counting each delivered message as {@link #read()} does. */
@@ -34,7 +46,7 @@ final class HandshakenComm implements Comm {
         return raw.receive(new MessageHandler() {
             @Override
             public void onMessage(Message message) {
-                traffic.received(WireSize.of(message));
+                counted(message);
                 handler.onMessage(message);
             }
 
@@ -48,7 +60,9 @@ final class HandshakenComm implements Comm {
     @Override
     public void write(Message message) {
         raw.write(message);
-        traffic.sent(WireSize.of(message));
+        long n = WireSize.of(message);
+        traffic.sent(n);
+        CommMessageEvent.onMessage(message, n, true, transport, peer);
     }
 
     @Override

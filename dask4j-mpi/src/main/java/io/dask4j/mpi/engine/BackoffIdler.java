@@ -95,7 +95,7 @@ final class BackoffIdler {
         } else if (System.nanoTime() - idleSinceNanos < yieldWindow(waiters)) {
             Thread.yield();
         } else {
-            if (sleeper.sleep(blocker, parkNanos)) {
+            if (EngineIdleEvent.sleep(sleeper, blocker, parkNanos)) {
                 reset();
                 return;
             }

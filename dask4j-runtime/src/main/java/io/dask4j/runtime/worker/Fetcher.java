@@ -75,6 +75,8 @@ final class Fetcher {
     private void fetch(String peer, List<String> keys) {
         List<String> failed = new ArrayList<>();
         List<String> later = new ArrayList<>();
+        DataTransferEvent event = DataTransferEvent.start();
+        long received = 0;
         try {
             Message reply = pool.call(peer, Message.of(Ops.GET_DATA, Map.of("keys", keys)));
             transfers.incrementAndGet();
@@ -88,6 +90,7 @@ final class Fetcher {
                     long n = ((Number) sizes.get(i)).longValue();
                     keysFetched.incrementAndGet();
                     bytesFetched.addAndGet(n);
+                    received += n;
                     tasks.onFetched(String.valueOf(found.get(i)), values.get(i), n);
                 }
                 for (Object k : reply.getList("missing")) {
@@ -106,6 +109,7 @@ final class Fetcher {
             pool.drop(peer);
             failed.addAll(keys);
         }
+        DataTransferEvent.finish(event, peer, keys.size() - failed.size(), received);
         List<String> retry = new ArrayList<>();
         synchronized (this) {
             inFlight.merge(peer, -1, Integer::sum);

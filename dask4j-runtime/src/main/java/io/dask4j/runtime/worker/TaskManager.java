@@ -283,11 +283,13 @@ final class TaskManager {
     private void run(WorkerTask t) {
         Object result;
         long startMicros = TaskClock.nowMicros();
+        TaskRunEvent event = TaskRunEvent.start();
         try {
             TaskFunction<?> fn = function(t.fnId);
             Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args), KeyRef.class, this::valueOf);
             result = fn.apply(args);
         } catch (Throwable e) {
+            TaskRunEvent.finish(event, t.key, workerId);
             // Whatever the task threw, an OutOfMemoryError or a StackOverflowError included, is the task's
             // failure: the future reports it, and this thread lives on to run the next task. Rethrown, it would
             // end the thread and leave the task running on the scheduler's books forever.
@@ -298,6 +300,7 @@ final class TaskManager {
             return;
         }
         long stopMicros = TaskClock.nowMicros();
+        TaskRunEvent.finish(event, t.key, workerId);
         tasksRun.incrementAndGet();
         long nbytes = Sizes.estimate(result);
         if (!t.cancelled && tasks.remove(t.key, t)) {

@@ -2,12 +2,11 @@ package io.dask4j.runtime.metrics;
 
 import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.runtime.client.Client;
-import io.dask4j.runtime.cluster.LocalCluster;
+import io.dask4j.runtime.cluster.RunningCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -23,26 +22,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(60)
 class MetricsBindersTest {
-    private LocalCluster cluster;
-    private Client client;
-
-    @BeforeAll
-    void start() {
-        cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).start();
-        client = cluster.client();
-    }
-
-    @AfterAll
-    void stop() {
-        client.close();
-        cluster.close();
-    }
+    /** One cluster for the class (one instance per class), closed after its tests. */
+    @AutoClose
+    private final RunningCluster running = RunningCluster.inproc(2, 1);
+    private final Client client = running.client();
 
     @Test
     void clusterMetricsShowTasksWorkersAndCommTrafficInAnyRegistry() {
         client.gather(client.map((Integer x) -> x + 1, List.of(1, 2, 3)));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ClusterMetrics metrics = new ClusterMetrics(cluster.scheduler()::view, Duration.ZERO)) {
+        try (ClusterMetrics metrics = new ClusterMetrics(running.cluster().scheduler()::view, Duration.ZERO)) {
             metrics.bindTo(registry);
             assertThat(registry.get("dask4j.tasks.completed").functionCounter().count()).isGreaterThanOrEqualTo(3);
             assertThat(registry.get("dask4j.workers").gauge().value()).isEqualTo(2);

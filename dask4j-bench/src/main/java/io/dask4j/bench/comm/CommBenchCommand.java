@@ -30,8 +30,13 @@ import picocli.CommandLine.Option;
  * external design notes; the README's figures table repeats them): tcp at most 20 us one-way at 8 B, at least
  * 2 GB/s at 64 MiB.
  *
- * <p>Prints a table, or with {@code --json} one JSON object per size: {@code backend, size_bytes,
- * iterations, latency_us_median, latency_us_p99, bandwidth_gbps} (gigabytes, 10^9 bytes, per second).
+ * <p>{@code --receive} names how both ends read (see {@link ReceiveMode}): {@code read} (the default), {@code push}
+ * (the transport's push mode, the ping-pong driven from inside the handler as an event loop would), {@code
+ * push-virtual} (push through the SPI's default read loop on a virtual thread). Several, e.g. {@code
+ * read,push,read}, each get their own comm and run interleaved in blocks; naming one twice gives an A/A pair.
+ *
+ * <p>Prints a table, or with {@code --json} one JSON object per size and mode: {@code backend, size_bytes,
+ * iterations, latency_us_median, latency_us_p99, bandwidth_gbps, receive} (gigabytes, 10^9 bytes, per second).
  */
 @Command(name = "comm", mixinStandardHelpOptions = true,
         description = "Measure comm latency and bandwidth (ping-pong) for the tcp or inproc backend.")
@@ -39,6 +44,10 @@ public final class CommBenchCommand implements Callable<Integer> {
 
     @Option(names = "--backend", defaultValue = "tcp", description = "tcp or inproc (default: ${DEFAULT-VALUE})")
     String backend;
+
+    @Option(names = "--receive", split = ",", defaultValue = "read", paramLabel = "MODE",
+            description = "how both ends read: read, push, push-virtual; several run interleaved (default: ${DEFAULT-VALUE})")
+    List<String> receive;
 
     @Mixin
     PingPongOptions pingPong = new PingPongOptions();
@@ -70,16 +79,16 @@ public final class CommBenchCommand implements Callable<Integer> {
         switch (backend.toLowerCase(Locale.ROOT)) {
             case "inproc" -> {
                 Listener listener = CommEchoServer.start(Address.inproc("bench-*"), options);
-                try (Comm comm = Comms.connect(listener.contactAddress(), options)) {
-                    runAll(comm, results);
+                try {
+                    runAll(listener.contactAddress(), options, results);
                 } finally {
                     listener.stop();
                 }
             }
             case "tcp" -> {
                 Process echo = startEchoProcess(options);
-                try (Comm comm = Comms.connect(readAddress(echo), options)) {
-                    runAll(comm, results);
+                try {
+                    runAll(readAddress(echo), options, results);
                 } finally {
                     stop(echo);
                 }
@@ -90,17 +99,47 @@ public final class CommBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void runAll(Comm comm, List<PingPong.Result> results) {
-        if (!pingPong.json) {
-            out.printf("%-7s %10s %8s %14s %14s %12s%n", "backend", "size", "rounds", "one-way p50", "one-way p99", "bandwidth");
+    private void runAll(Address server, CommOptions options, List<PingPong.Result> results) throws InterruptedException {
+        List<RoundTrips> comms = new ArrayList<>();
+        try {
+            for (String label : labels()) {
+                ReceiveMode mode = ReceiveMode.parse(label.replaceAll("#\\d+$", ""));
+                Comm comm = Comms.connect(server, options.withIdentity(mode.clientIdentity()));
+                comms.add(RoundTrips.open(label, mode, comm));
+            }
+            if (!pingPong.json) {
+                out.printf("%-7s %-13s %10s %8s %14s %14s %12s%n", "backend", "receive", "size", "rounds", "one-way p50",
+                        "one-way p99", "bandwidth");
+            }
+            for (long size : pingPong.sizesOrDefault()) {
+                int rounds = roundsFor(size);
+                for (PingPong.Result r : PingPong.run(comms, backend, size, warmupFor(size, rounds), rounds)) {
+                    results.add(r);
+                    out.println(pingPong.json ? r.toJson() : r.toRow());
+                }
+                out.flush();
+            }
+        } finally {
+            for (RoundTrips c : comms) {
+                c.comm().close();
+            }
         }
-        for (long size : pingPong.sizesOrDefault()) {
-            int rounds = roundsFor(size);
-            PingPong.Result r = PingPong.run(comm, backend, size, warmupFor(size, rounds), rounds);
-            results.add(r);
-            out.println(pingPong.json ? r.toJson() : r.toRow());
-            out.flush();
+    }
+
+    /** The --receive modes, a repeated one numbered (read, push, read#2). */
+    private List<String> labels() {
+        List<String> labels = new ArrayList<>();
+        for (String mode : receive) {
+            try {
+                ReceiveMode.parse(mode);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            String label = mode.strip().toLowerCase(Locale.ROOT);
+            long seen = labels.stream().filter(l -> l.replaceAll("#\\d+$", "").equals(label)).count();
+            labels.add(seen == 0 ? label : label + "#" + (seen + 1));
         }
+        return labels;
     }
 
     /** Small sizes get --iterations round trips; large ones about 1 GiB of traffic each way, at least 10. */

@@ -10,8 +10,9 @@ import io.dask4j.comm.Message;
 import java.io.IOException;
 
 /**
- * The far end of {@code bench comm}: listens, and echoes every message back on a platform thread per
- * comm (a blocking read on a platform thread wakes up sooner than a virtual thread behind the poller).
+ * The far end of {@code bench comm}: listens, and echoes every message back in the client's {@link ReceiveMode}
+ * (told by its handshake identity): a read loop on a platform thread per comm (a blocking read on a platform thread
+ * wakes up sooner than a virtual thread behind the poller), or from inside a push handler.
  *
  * <p>As a program ({@code main}), it listens on the address given (default {@code tcp://127.0.0.1:0}),
  * prints {@code LISTENING <address>} on stdout, and exits when its stdin closes, so it never outlives
@@ -27,7 +28,7 @@ public final class CommEchoServer {
     /** Starts an echo listener in this process. */
     public static Listener start(Address address, CommOptions options) {
         return Comms.listen(address, options.withIdentity("bench-echo"),
-                comm -> Thread.ofPlatform().daemon().name("bench-echo").start(() -> echo(comm)));
+                comm -> ReceiveMode.ofClient(comm.peerIdentity()).echo(comm));
     }
 
     static void echo(Comm comm) {

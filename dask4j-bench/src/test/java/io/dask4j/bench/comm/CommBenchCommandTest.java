@@ -41,6 +41,30 @@ class CommBenchCommandTest {
     }
 
     @Test
+    void severalReceiveModesRunSideBySideEachOnItsOwnCommWithARepeatNumbered() {
+        String out = run("--backend", "inproc", "--json", "--iterations", "40", "--sizes", "8,1024",
+                "--receive", "read,push,push-virtual,read");
+        assertThat(out.lines()).hasSize(8);
+        assertThat(out.lines().filter(l -> l.contains("\"size_bytes\":8,")).map(l -> l.replaceAll(".*\"receive\":\"([^\"]+)\".*", "$1")))
+                .containsExactly("read", "push", "push-virtual", "read#2");
+    }
+
+    @Test
+    void tcpPushEchoesFromInsideTheHandlersOfBothProcesses() {
+        String out = run("--backend", "tcp", "--iterations", "20", "--sizes", "8,65536", "--receive", "push");
+        assertThat(out.lines()).hasSize(3);
+        assertThat(out).contains("receive", "push", "64 KiB");
+    }
+
+    @Test
+    void anUnknownReceiveModeIsAUsageError() {
+        int code = new CommandLine(new CommBenchCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                .setErr(new PrintWriter(new ByteArrayOutputStream(), true))
+                .execute("--backend", "inproc", "--receive", "poll");
+        assertThat(code).isEqualTo(2);
+    }
+
+    @Test
     void largeSizesGetFewerRoundsButAtLeastTen() {
         CommBenchCommand command = new CommBenchCommand();
         command.pingPong.iterations = 20_000;

@@ -20,10 +20,10 @@ import java.util.regex.Pattern;
  * that is not installed skips the test, unless {@code DASK4J_REQUIRE_MPI=1} (for Slurm, {@code
  * DASK4J_REQUIRE_SLURM=1}) makes it a failure.
  */
-final class LauncherJob {
+public final class LauncherJob {
 
     /** The two MPI implementations and their launchers. */
-    enum Impl {
+    public enum Impl {
         OPENMPI("mpirun.openmpi"), MPICH("mpirun.mpich");
 
         final String launcher;
@@ -51,8 +51,8 @@ final class LauncherJob {
     }
 
     /** How a job ended. */
-    record Result(int exitCode, String output, long millis) {
-        int count(String text) {
+    public record Result(int exitCode, String output, long millis) {
+        public int count(String text) {
             int n = 0;
             for (int i = output.indexOf(text); i >= 0; i = output.indexOf(text, i + 1)) {
                 n++;
@@ -64,8 +64,8 @@ final class LauncherJob {
     private static final Pattern PID = Pattern.compile("host .*, pid (\\d+)");
     private static String slurmState;
 
-    final Process process;
-    final Path output;
+    public final Process process;
+    public final Path output;
     final long startNanos = System.nanoTime();
 
     private LauncherJob(Process process, Path output) {
@@ -73,7 +73,7 @@ final class LauncherJob {
         this.output = output;
     }
 
-    static void assumeInstalled(Impl impl) {
+    public static void assumeInstalled(Impl impl) {
         boolean present = false;
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
             present |= Files.isExecutable(Path.of(dir, impl.launcher));
@@ -115,10 +115,33 @@ final class LauncherJob {
     }
 
     /** Starts {@code ranks} JVMs running {@code main args} in {@code dir} under {@code mpirun}. */
-    static LauncherJob start(Impl impl, int ranks, Path dir, Class<?> main, String... args) throws IOException {
+    public static LauncherJob start(Impl impl, int ranks, Path dir, Class<?> main, String... args) throws IOException {
         List<String> line = new ArrayList<>(List.of(impl.launcher));
         if (impl == Impl.OPENMPI) {
             line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
+        }
+        line.addAll(List.of("-np", Integer.toString(ranks)));
+        return start(line, dir, main, args);
+    }
+
+    /**
+     * Starts a job across the nodes of {@code cluster}: {@code hosts} as both launchers take it ({@code
+     * node:slots,...}, ranks filled in that order), logging in through the cluster's rsh agent; Open MPI's
+     * control and TCP traffic, and MPICH's launcher, kept to the cluster's subnet.
+     */
+    public static LauncherJob start(Impl impl, VirtualCluster cluster, String hosts, int ranks, Path dir, Class<?> main,
+                             String... args) throws IOException {
+        List<String> line = new ArrayList<>(List.of(impl.launcher));
+        if (impl == Impl.OPENMPI) {
+            line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "plm_rsh_agent", cluster.rshAgent(),
+                    "--mca", "btl_tcp_if_include", cluster.subnet(), "--mca", "oob_tcp_if_include", cluster.subnet(),
+                    "--host", hosts));
+        } else {
+            // UCX (MPICH's transport) cannot tell these nodes apart from one machine: its shared-memory transports
+            // would reach "another node" by process number and hang (even a C program's MPI_Finalize). Real nodes
+            // do not have that problem; here UCX keeps to TCP, between nodes and within one.
+            line.addAll(List.of("-launcher", "ssh", "-launcher-exec", cluster.rshAgent(), "-iface", cluster.bridge(),
+                    "-genv", "UCX_TLS", "self,tcp", "-hosts", hosts));
         }
         line.addAll(List.of("-np", Integer.toString(ranks)));
         return start(line, dir, main, args);
@@ -137,13 +160,8 @@ final class LauncherJob {
 
     private static LauncherJob start(List<String> launcher, Path dir, Class<?> main, String... args)
             throws IOException {
-        Path tmp = Files.createDirectories(dir.resolve("tmp"));
         List<String> line = new ArrayList<>(launcher);
-        line.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
-                // Worker directories go under the test's directory: ranks that a test kills cannot remove theirs.
-                "-Djava.io.tmpdir=" + tmp,
-                "--class-path", System.getProperty("java.class.path"), main.getName()));
+        line.addAll(java(dir, main));
         line.addAll(List.of(args));
         Path out = dir.resolve("job-output.txt");
         Process process = new ProcessBuilder(line).directory(dir.toFile()).redirectErrorStream(true)
@@ -151,8 +169,21 @@ final class LauncherJob {
         return new LauncherJob(process, out);
     }
 
+    /** A JVM of the test class path running {@code main} with the job tests' options, its temporary files in {@code dir}. */
+    public static List<String> java(Path dir, Class<?> main) throws IOException {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
+                // Ranks of virtual nodes have their own process numbers but share /tmp, where the JVM's perf data
+                // file is named by pid: without this, two JVMs of one number warn that the file is locked.
+                "-XX:-UsePerfData",
+                // Worker directories go under the test's directory: ranks that a test kills cannot remove theirs.
+                "-Djava.io.tmpdir=" + tmp,
+                "--class-path", System.getProperty("java.class.path"), main.getName());
+    }
+
     /** Waits for the end, killing the process tree after {@code seconds}. */
-    Result await(long seconds) throws IOException, InterruptedException {
+    public Result await(long seconds) throws IOException, InterruptedException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
@@ -162,7 +193,7 @@ final class LauncherJob {
         return new Result(process.exitValue(), output(), millis());
     }
 
-    String output() throws IOException {
+    public String output() throws IOException {
         return Files.readString(output, StandardCharsets.UTF_8);
     }
 
@@ -171,7 +202,7 @@ final class LauncherJob {
     }
 
     /** Waits until {@code file} exists and contains {@code text}; false if the job ended or time ran out first. */
-    boolean awaitText(Path file, String text, long seconds) throws IOException, InterruptedException {
+    public boolean awaitText(Path file, String text, long seconds) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() - deadline < 0) {
             if (Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).contains(text)) {
@@ -186,7 +217,7 @@ final class LauncherJob {
     }
 
     /** The pid a rank wrote in its log header. */
-    static long pidOf(Path log) throws IOException {
+    public static long pidOf(Path log) throws IOException {
         Matcher m = PID.matcher(Files.readString(log, StandardCharsets.UTF_8));
         if (!m.find()) {
             throw new AssertionError("no pid in the header of " + log);
@@ -195,7 +226,7 @@ final class LauncherJob {
     }
 
     /** The pids of the ranks (from their log headers) still alive a few seconds after the job ended. */
-    static List<Long> survivors(Path logs, int ranks) throws IOException, InterruptedException {
+    public static List<Long> survivors(Path logs, int ranks) throws IOException, InterruptedException {
         List<Long> pids = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
             pids.add(pidOf(logs.resolve("rank-" + r + ".log")));

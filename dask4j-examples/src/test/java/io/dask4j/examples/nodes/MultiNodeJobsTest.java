@@ -1,0 +1,170 @@
+package io.dask4j.examples.nodes;
+
+import io.dask4j.launcher.MpiServeMain;
+import io.dask4j.launcher.it.LauncherJob;
+import io.dask4j.launcher.it.LauncherJob.Impl;
+import io.dask4j.launcher.it.LauncherJob.Result;
+import io.dask4j.launcher.it.OutsideClientMain;
+import io.dask4j.launcher.it.VirtualCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Jobs that span virtual nodes ({@code .ci/vcluster}: network namespaces with their own hostname and {@code
+ * /dev/shm}), under Open MPI (through an rsh agent) and MPICH (hydra's {@code -launcher-exec}): ranks on the
+ * right hosts, data fetched between nodes, doorbells only between ranks of one node, the seed workload's sum.
+ * One cluster of three nodes serves every test. Needs root; CI sets {@code DASK4J_REQUIRE_NETNS=1} so that
+ * these tests run there instead of skipping.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class MultiNodeJobsTest {
+    private static final long JOB_SECONDS = 100;
+    private static final Pattern SEED = Pattern.compile("SEED cluster=(\\S+) local=(\\S+)");
+
+    private static VirtualCluster cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startNodes() throws Exception {
+        cluster = VirtualCluster.up(3);
+    }
+
+    @AfterAll
+    static void removeNodes() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /**
+     * Ranks 0-2 (scheduler, client, a worker) on node 1, workers 3 and 4 on node 2, over the mpi protocol: every
+     * rank logs its node's hostname, tasks run on both nodes, a sum fetches squares from the other node, a worker's
+     * doorbell is rung only by the ranks of its own node, and the seed workload over blocks laid out across both
+     * nodes gives the sum a local cluster gives.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aJobOverTwoNodesRunsEveryRankOnItsHostAndFetchesBetweenThem(Impl impl) throws Exception {
+        String output = runNodesMainOnTwoNodes(impl, "mpi");
+
+        // ranks 0-2 share node 1, 3-4 node 2: a worker's doorbell counts the ranks of its node only
+        assertThat(output).contains("WORKER rank=2 host=" + cluster.node(1) + " doorbells=3")
+                .contains("WORKER rank=3 host=" + cluster.node(2) + " doorbells=2")
+                .contains("WORKER rank=4 host=" + cluster.node(2) + " doorbells=2");
+        String[] hosts = {cluster.node(1), cluster.node(1), cluster.node(1), cluster.node(2), cluster.node(2)};
+        for (int rank = 0; rank < 5; rank++) {
+            String log = Files.readString(dir.resolve("logs/rank-" + rank + ".log"), StandardCharsets.UTF_8);
+            assertThat(log).as("rank %d's log", rank).contains("host " + hosts[rank] + ", pid").contains("finished (exit code 0)");
+        }
+    }
+
+    /**
+     * The same job over the tcp protocol: each node's ranks listen on that node's address on the cluster's subnet
+     * (not loopback, which the other node cannot reach), and the workers of node 2 register from there.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void overTcpEachNodesRanksListenOnItsOwnAddress(Impl impl) throws Exception {
+        // Spelt TCP: Open MPI's mpirun takes a java argument containing "cp" for a class path and rewrites the next.
+        runNodesMainOnTwoNodes(impl, "TCP");
+
+        assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("TCP listeners use " + cluster.address(1))
+                .containsPattern("worker tcp://" + Pattern.quote(cluster.address(2)) + ":\\d+ registered");
+        assertThat(Files.readString(dir.resolve("logs/rank-4.log"))).contains("TCP listeners use " + cluster.address(2));
+    }
+
+    /**
+     * Runs {@link NodesMain} with ranks 0-2 on node 1 and 3-4 on node 2 and checks what holds for every protocol:
+     * exit 0, the client on node 1, a worker of node 2 ran tasks, a sum fetched squares from both nodes, the seed
+     * workload's sum, no error and no process left; returns the job's output.
+     */
+    private String runNodesMainOnTwoNodes(Impl impl, String protocol) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        String n1 = cluster.node(1);
+        String n2 = cluster.node(2);
+        Result r = LauncherJob.start(impl, cluster, n1 + ":3," + n2 + ":2", 5, dir, NodesMain.class, "ok", protocol, logs())
+                .await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("CLIENT rank=1 host=" + n1 + " workers=[2, 3, 4]")
+                .contains("WORKER rank=3 host=" + n2).contains("inputs=[" + n1 + ", " + n2 + "] sum=338350")
+                .doesNotContain("ERROR");
+        assertSeedSumsAgree(r.output());
+        assertNoProcessLeft();
+        return r.output();
+    }
+
+    /**
+     * {@code dask4j mpi --scheduler-file} over nodes 1 and 2, and a client on node 3 that knows only the file: it
+     * reaches the scheduler at node 1's address and computes on the workers of both nodes.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aClientOnAThirdNodeDrivesAClusterOfTwoNodesThroughTheSchedulerFile(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        Path file = dir.resolve("scheduler.json");
+        LauncherJob job = LauncherJob.start(impl, cluster, cluster.node(1) + ":2," + cluster.node(2) + ":1", 3, dir,
+                MpiServeMain.class, "--scheduler-file", file.toString(), "--log-dir", dir.resolve("logs").toString());
+        assertThat(job.awaitText(dir.resolve("logs/rank-0.log"), "cluster running", JOB_SECONDS)).as(job.output()).isTrue();
+
+        Path clientOutput = dir.resolve("client.txt");
+        List<String> java = new ArrayList<>(LauncherJob.java(dir, OutsideClientMain.class));
+        java.add(file.toString());
+        Process client = new ProcessBuilder(cluster.onNode(3, java))
+                .redirectErrorStream(true).redirectOutput(clientOutput.toFile()).start();
+        client.getOutputStream().close();
+        assertThat(client.waitFor(JOB_SECONDS, TimeUnit.SECONDS)).as("the client on node 3 ended").isTrue();
+        String said = Files.readString(clientOutput);
+        assertThat(client.exitValue()).as(said).isZero();
+        assertThat(said).contains("OUTSIDE sum=338350 tree=338350 ranks=[1, 2]");
+        assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("TCP listeners use " + cluster.address(1));
+
+        job.process.destroy();
+        Result r = job.await(30);
+        assertThat(r.exitCode()).as(r.output()).isNotEqualTo(-999);
+        assertNoProcessLeft();
+    }
+
+    /** The ranks' log directory, absolute: a rank's working directory on another node need not be the launcher's. */
+    private String logs() {
+        return dir.resolve("logs").toString();
+    }
+
+    private static void assertSeedSumsAgree(String output) {
+        Matcher m = SEED.matcher(output);
+        assertThat(m.find()).as(output).isTrue();
+        double onCluster = Double.parseDouble(m.group(1));
+        double local = Double.parseDouble(m.group(2));
+        assertThat(local).isPositive();
+        // The same blocks summed in another order may differ in the last bits only.
+        assertThat(onCluster).isCloseTo(local, org.assertj.core.data.Offset.offset(Math.abs(local) * 1e-12));
+    }
+
+    /** No process on any node a few seconds after the job ended (a login's shell may still be exiting). */
+    private static void assertNoProcessLeft() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!cluster.pids(i).isEmpty() && System.nanoTime() - deadline < 0) {
+                Thread.sleep(100);
+            }
+            assertThat(cluster.pids(i)).as("processes left on " + cluster.node(i)).isEmpty();
+        }
+    }
+}

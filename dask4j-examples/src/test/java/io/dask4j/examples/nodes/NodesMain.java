@@ -1,0 +1,112 @@
+package io.dask4j.examples.nodes;
+
+import io.dask4j.array.BlockLayout;
+import io.dask4j.array.ChunkSpec;
+import io.dask4j.array.DArray;
+import io.dask4j.array.DArrays;
+import io.dask4j.comm.stats.TransportGauges;
+import io.dask4j.launcher.MpiCluster;
+import io.dask4j.launcher.MpiClusterOptions;
+import io.dask4j.launcher.MpiProtocol;
+import io.dask4j.mpi.MpiRuntime;
+import io.dask4j.mpi.engine.ProgressEngine;
+import io.dask4j.runtime.client.Client;
+import io.dask4j.runtime.client.DaskFuture;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+
+/**
+ * A user program for the multi-node job tests: {@code NodesMain MODE PROTOCOL LOGDIR} (the protocol is not
+ * last: Open MPI 4.1's mpirun crashes when a java command line ends with the word {@code tcp}). From the client
+ * rank it prints:
+ * <ul>
+ *   <li>{@code WORKER rank=R host=H doorbells=D}, once for each worker rank that ran a task: the host it runs on
+ *       and how many ranks can ring its doorbell (ranks of its node only; -1 without an MPI engine);</li>
+ *   <li>{@code CROSS reducer=H inputs=[H1, H2] sum=S}: squares computed on the workers, summed by one task on a
+ *       worker that had to fetch the squares computed on the other hosts;</li>
+ *   <li>{@code SEED cluster=S local=L}: the seed workload's sum, {@code (x + x.T).transpose().sum()}, with x's
+ *       blocks laid out row-major over the workers (so blocks cross nodes), and the same on a local cluster.</li>
+ * </ul>
+ * Then {@code ok} returns from main; {@code wait} prints {@code WAITING} and waits for tasks that sleep on every
+ * worker (for the tests that take a node away mid-job).
+ */
+public final class NodesMain {
+    private NodesMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MpiClusterOptions options = MpiClusterOptions.defaults().withLogDirectory(Path.of(args[2]))
+                .withProtocol(MpiProtocol.parse(args[1])).withThreads(2);
+        Client client = MpiCluster.initialize(options);
+        System.out.println("CLIENT rank=" + MpiCluster.rank() + " host=" + host() + " workers=" + MpiCluster.workerRanks());
+        List<DaskFuture<String>> probes = client.map((Integer i) -> {
+            LockSupport.parkNanos(20_000_000L);   // long enough that every worker gets some
+            return "WORKER rank=" + MpiRuntime.current().rank() + " host=" + host() + " doorbells=" + doorbellRanks();
+        }, IntStream.range(0, 6 * MpiCluster.workerRanks().size()).boxed().toList());
+        new TreeSet<>(client.gather(probes)).forEach(System.out::println);
+
+        List<DaskFuture<String>> squares = client.map((Integer x) -> host() + " " + (long) x * x,
+                IntStream.rangeClosed(1, 100).boxed().toList());
+        DaskFuture<String> reduced = client.submit((List<String> parts) -> {
+            TreeSet<String> hosts = new TreeSet<>();
+            long sum = 0;
+            for (String part : parts) {
+                String[] words = part.split(" ");
+                hosts.add(words[0]);
+                sum += Long.parseLong(words[1]);
+            }
+            return "CROSS reducer=" + host() + " inputs=" + hosts + " sum=" + sum;
+        }, squares);
+        System.out.println(reduced.result());
+
+        System.out.printf(Locale.ROOT, "SEED cluster=%.17g local=%.17g%n", seedSum(client), localSeedSum());
+
+        if (args[0].equals("wait")) {
+            List<DaskFuture<Integer>> sleepers = client.map((Integer i) -> {
+                LockSupport.parkNanos(Duration.ofMinutes(3).toNanos());
+                return i;
+            }, IntStream.range(0, 4 * MpiCluster.workerRanks().size()).boxed().toList());
+            System.out.println("WAITING");
+            client.gather(sleepers);
+        }
+    }
+
+    private static double seedSum(Client client) throws Exception {
+        DArray x = DArrays.random(600, 600, ChunkSpec.of(100), 42).persist(client, BlockLayout.ROW_MAJOR)
+                .await(Duration.ofMinutes(2));
+        try {
+            return x.add(x.T()).transpose().sum().compute(client);
+        } finally {
+            x.release();
+        }
+    }
+
+    private static double localSeedSum() {
+        try (Client local = Client.local(2, 1)) {
+            DArray x = DArrays.random(600, 600, ChunkSpec.of(100), 42);
+            return x.add(x.T()).transpose().sum().compute(local);
+        }
+    }
+
+    static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown";
+        }
+    }
+
+    private static long doorbellRanks() {
+        Map<String, Double> engine = TransportGauges.snapshot().get(ProgressEngine.GAUGES);
+        return engine == null ? -1 : engine.getOrDefault("doorbell_ranks", -1.0).longValue();
+    }
+}

@@ -1,17 +1,18 @@
 package io.dask4j.cli;
 
+import io.dask4j.bench.report.ReportCommand;
 import io.dask4j.bench.seed.SeedBenchCommand;
 import io.dask4j.bench.tasks.TasksBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code dask4j bench comm|tasks|seed}: the end-to-end benchmarks (their goals: DESIGN.md §8 of the external
+ * {@code dask4j bench comm|tasks|seed|report}: the end-to-end benchmarks (their goals: DESIGN.md §8 of the external
  * design notes, repeated in the README's figures table).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload.",
-        subcommands = {BenchCommCommand.class, TasksBenchCommand.class, SeedBenchCommand.class})
+        description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload, a report with charts.",
+        subcommands = {BenchCommCommand.class, TasksBenchCommand.class, SeedBenchCommand.class, ReportCommand.class})
 final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,52 @@
+package io.dask4j.bench.report;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The report's Markdown: the machine, one table per benchmark family, the charts, and any benchmark that failed. */
+final class ReportMarkdown {
+    private ReportMarkdown() {
+    }
+
+    static String render(MachineInfo machine, ReportData data, List<String> charts, List<String> failures, boolean quick) {
+        StringBuilder b = new StringBuilder("# dask4j benchmark report\n\n");
+        if (quick) {
+            b.append("A quick run (`--quick`): small sizes and few rounds, to check the report, not to measure.\n\n");
+        }
+        b.append("## Machine\n\n").append(machine.toMarkdown()).append('\n');
+        b.append("## Comm round trips\n\n| series | size (bytes) | latency median (us) | latency p99 (us) | bandwidth (GB/s) |\n");
+        b.append("| --- | ---: | ---: | ---: | ---: |\n");
+        for (ReportData.CommRow r : data.comm) {
+            b.append(row(r.series(), Long.toString(r.sizeBytes()), f(r.latencyUsMedian()), f(r.latencyUsP99()), f(r.bandwidthGBps())));
+        }
+        b.append("\n## Tasks\n\n| backend | workload | tasks/s | round trip p50 (us) | round trip p99 (us) |\n");
+        b.append("| --- | --- | ---: | ---: | ---: |\n");
+        for (ReportData.TaskRow r : data.tasks) {
+            b.append(row(r.backend(), r.workload(), f(r.tasksPerSecond()), f(r.latencyUsP50()), f(r.latencyUsP99())));
+        }
+        b.append("\n## Seed workload\n\n| backend | n | median (s) | min (s) | max (s) |\n| --- | ---: | ---: | ---: | ---: |\n");
+        for (ReportData.SeedRow r : data.seed) {
+            b.append(row(r.backend(), Long.toString(r.n()), f(r.medianSeconds()), f(r.minSeconds()), f(r.maxSeconds())));
+        }
+        b.append("\n## Charts\n\n");
+        for (String c : charts) {
+            b.append("![").append(c.replace(".svg", "")).append("](").append(c).append(")\n\n");
+        }
+        if (!failures.isEmpty()) {
+            b.append("## Benchmarks that did not finish\n\n");
+            failures.forEach(f -> b.append("- ").append(f).append('\n'));
+        }
+        return b.toString();
+    }
+
+    private static String row(String... cells) {
+        return "| " + String.join(" | ", cells) + " |\n";
+    }
+
+    private static String f(double v) {
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3g", v);
+    }
+}

@@ -1,0 +1,93 @@
+package io.dask4j.bench.report;
+
+import io.dask4j.bench.comm.CommBenchCommand;
+import io.dask4j.bench.mpi.MpiCommBenchCommand;
+import io.dask4j.bench.seed.SeedBenchCommand;
+import io.dask4j.bench.tasks.TasksBenchCommand;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The benchmarks a report runs, one after the other (never two at once: they would measure each other): comm round
+ * trips by size over tcp and, under each installed MPI, over mpi with the raw binding beside it; {@code bench tasks}
+ * (map throughput and round-trip latency) on inproc, tcp and mpi; the seed workload on the same backends and, when
+ * Python Dask is installed, on Dask. {@code quick} keeps inproc only, with small sizes and few rounds.
+ */
+final class StandardSet {
+    private static final String SIZES = "8,1KiB,64KiB,1MiB,16MiB";
+
+    private StandardSet() {
+    }
+
+    static void run(boolean quick, MachineInfo machine, BenchProcess bench, ReportData data) throws InterruptedException {
+        if (quick) {
+            data.addComm("inproc", bench.run("comm-inproc", BenchProcess.java(CommBenchCommand.class,
+                    "--backend", "inproc", "--json", "--sizes", "8,64KiB", "--iterations", "200")));
+            data.addTasks("inproc", bench.run("tasks-inproc", BenchProcess.java(TasksBenchCommand.class,
+                    "--backend", "inproc", "--json", "--workload", "map,round-trip", "--n", "500", "--repeat", "1", "--rounds", "50")));
+            data.addSeed("inproc", bench.run("seed-inproc", BenchProcess.java(SeedBenchCommand.class,
+                    "--backend", "inproc", "--json", "--n", "400", "--chunk", "200", "--runs", "1", "--warmup", "0")));
+            return;
+        }
+        data.addComm("tcp", bench.run("comm-tcp", BenchProcess.java(CommBenchCommand.class,
+                "--backend", "tcp", "--json", "--sizes", SIZES, "--iterations", "2000")));
+        for (String mpi : machine.mpis().keySet()) {
+            data.addMpiComm(mpi, bench.run("comm-mpi-" + mpi, BenchProcess.java(MpiCommBenchCommand.class,
+                    "--mpi", mpi, "--json", "--sizes", SIZES, "--iterations", "2000", "--idle-seconds", "1")));
+        }
+        List<String[]> backends = new ArrayList<>();
+        backends.add(new String[]{"inproc", "inproc"});
+        backends.add(new String[]{"tcp", "tcp"});
+        for (String mpi : machine.mpis().keySet()) {
+            backends.add(new String[]{"mpi (" + mpi + ")", "mpi", "--mpi", mpi});
+        }
+        for (String[] b : backends) {
+            data.addTasks(b[0], bench.run("tasks-" + name(b), BenchProcess.java(TasksBenchCommand.class, args(b,
+                    "--json", "--workload", "map,round-trip", "--n", "20000", "--repeat", "3", "--rounds", "1000"))));
+        }
+        for (String[] b : backends) {
+            data.addSeed(b[0], bench.run("seed-" + name(b), BenchProcess.java(SeedBenchCommand.class, args(b,
+                    "--json", "--n", "8000", "--runs", "3"))));
+        }
+        Path script = daskScript();
+        if (script != null) {
+            data.addSeed("Python Dask", bench.run("seed-python-dask", List.of("python3", script.toString(),
+                    "--json", "--n", "8000", "--runs", "3", "--layout", "mirrors")));
+        }
+    }
+
+    private static String name(String[] backend) {
+        return backend.length > 2 ? backend[1] + "-" + backend[3] : backend[1];
+    }
+
+    private static String[] args(String[] backend, String... rest) {
+        List<String> all = new ArrayList<>(List.of("--backend", backend[1]));
+        all.addAll(List.of(backend).subList(2, backend.length));
+        all.addAll(List.of(rest));
+        return all.toArray(String[]::new);
+    }
+
+    /** The Python seed benchmark if dask4j's sources are here and Python has Dask distributed, else null. */
+    private static Path daskScript() throws InterruptedException {
+        String home = System.getProperty("dask4j.home");
+        if (home == null) {
+            return null;
+        }
+        Path script = Path.of(home, "dask4j-bench", "src", "main", "python", "dask_seed_bench.py");
+        if (!Files.isRegularFile(script)) {
+            return null;
+        }
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import dask.array, distributed").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 ? script : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -28,8 +28,13 @@ final class EngineIdleEvent extends Event {
     @Description("Work came before it slept (or a doorbell woke it)")
     boolean foundWork;
 
+    /** How the engine thread sleeps: returns true if it found work (or was rung) instead. */
+    interface Sleeper {
+        boolean sleep(Object blocker, long nanos);
+    }
+
     /** {@code sleeper.sleep(blocker, nanos)}, recorded as an event if a recording wants idle sleeps. */
-    static boolean sleep(BackoffIdler.Sleeper sleeper, Object blocker, long nanos) {
+    static boolean sleep(Sleeper sleeper, Object blocker, long nanos) {
         EngineIdleEvent e = new EngineIdleEvent();
         if (!e.isEnabled()) {
             return sleeper.sleep(blocker, nanos);

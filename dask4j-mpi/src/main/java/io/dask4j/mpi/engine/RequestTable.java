@@ -83,6 +83,15 @@ final class RequestTable {
         return requests.asSlice((long) active * abi.handleBytes(), abi.handleBytes());
     }
 
+    /** Tracks the send just written into {@link #nextSlot()}: a large transfer, or an eager send. */
+    void addSend(Completion completion, boolean isLarge) {
+        if (isLarge) {
+            add(completion, true, false);
+        } else {
+            addEagerSend(completion);
+        }
+    }
+
     /** Tracks the eager send just written into {@link #nextSlot()} (see {@link #onlyEagerSends}). */
     void addEagerSend(Completion completion) {
         eager[active] = true;

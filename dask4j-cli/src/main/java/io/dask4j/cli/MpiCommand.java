@@ -1,6 +1,7 @@
 package io.dask4j.cli;
 
 import io.dask4j.bench.OptionChecks;
+import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
 import io.dask4j.launcher.MpiProtocol;
@@ -82,6 +83,11 @@ public final class MpiCommand implements Callable<Integer> {
             + " DASK4J_SECRET, or a secret rank 0 generates and shares over MPI and writes to the scheduler file).")
     boolean insecureNoAuth;
 
+    @Option(names = "--allow-classes", paramLabel = "ENTRIES",
+            description = "Your task classes workers may build from frames: packages (com.acme.*) or classes, comma-separated;"
+                    + " added to " + ClassAllowList.ENV + ".")
+    String allowClasses;
+
     @Option(names = "--no-dashboard", description = "Do not serve the web dashboard.")
     boolean noDashboard;
 
@@ -119,6 +125,10 @@ public final class MpiCommand implements Callable<Integer> {
                 .withDashboard(dashboard);
         if (insecureNoAuth) {
             options = options.withComm(options.comm().withInsecureNoAuth(true));
+        }
+        if (allowClasses != null) {
+            options = options.withAllowedClasses(options.allowedClasses()
+                    .with(OptionChecks.parsed(spec, "--allow-classes", allowClasses, ClassAllowList::parse)));
         }
         if (logDirectory != null) {
             options = options.withLogDirectory(logDirectory);

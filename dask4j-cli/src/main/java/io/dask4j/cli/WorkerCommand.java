@@ -3,6 +3,7 @@ package io.dask4j.cli;
 import io.dask4j.bench.OptionChecks;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.runtime.cluster.MemorySize;
 import io.dask4j.runtime.cluster.SchedulerFile;
 import io.dask4j.runtime.cluster.WorkerMain;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dask4j worker (ADDRESS | --scheduler-file F) [--nthreads N] [--memory-limit M]
- * [--local-directory D]}: runs a worker until its scheduler goes away (a worker never reconnects).
+ * [--local-directory D] [--allow-classes ENTRIES]}: runs a worker until its scheduler goes away (a worker never reconnects).
  */
 @Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a dask4j worker.")
 public final class WorkerCommand implements Callable<Integer> {
@@ -53,6 +54,11 @@ public final class WorkerCommand implements Callable<Integer> {
             + " started so (default: the secret from the scheduler file or DASK4J_SECRET)")
     boolean insecureNoAuth;
 
+    @Option(names = "--allow-classes", paramLabel = "ENTRIES",
+            description = "your task classes this worker may build from frames: packages (com.acme.*) or classes (com.acme.Task),"
+                    + " comma-separated; added to " + ClassAllowList.ENV + " and the runtime's and JDK's value types")
+    String allowClasses;
+
     @Override
     public Integer call() {
         if ((address == null) == (schedulerFile == null)) {
@@ -62,6 +68,8 @@ public final class WorkerCommand implements Callable<Integer> {
         Address given = address == null ? null : OptionChecks.parsed(spec, "ADDRESS", address, Address::parse);
         OptionChecks.atLeast(spec, "--nthreads", nthreads, 1);
         long memory = OptionChecks.parsed(spec, "--memory-limit", memoryLimit, MemorySize::parse);
+        ClassAllowList allowed = allowClasses == null ? ClassAllowList.defaults()
+                : ClassAllowList.defaults().with(OptionChecks.parsed(spec, "--allow-classes", allowClasses, ClassAllowList::parse));
         List<Address> listenAddresses = new ArrayList<>();
         for (String a : listen) {
             listenAddresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
@@ -78,7 +86,7 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         WorkerConfig config = WorkerConfig.connectingTo(scheduler).withThreads(nthreads)
                 .withMemoryLimit(memory).withLocalDirectory(localDirectory).withName(name)
-                .withListenAddresses(listenAddresses).withOptions(options);
+                .withListenAddresses(listenAddresses).withAllowedClasses(allowed).withOptions(options);
         return WorkerMain.run(config);
     }
 }

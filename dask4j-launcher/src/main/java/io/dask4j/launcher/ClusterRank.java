@@ -169,7 +169,7 @@ final class ClusterRank {
             }
             if (isClient()) {
                 Address to = scheduler != null ? inProcessAddress(scheduler) : schedulerAddress();
-                client = Client.connect(to, options.comm());
+                client = Client.connect(to, options.comm(), options.allowedClasses());
                 LOG.info("client {} connected to {}", client.id(), to);
             }
         } catch (RuntimeException e) {
@@ -197,7 +197,7 @@ final class ClusterRank {
         String name = workerName(rank);
         return WorkerConfig.connectingTo(schedulerAddress()).withListenAddresses(listen).withThreads(options.threads())
                 .withMemoryLimit(options.memoryLimit()).withLocalDirectory(options.localDirectory()).withName(name)
-                .withOptions(options.comm().withIdentity(name));
+                .withOptions(options.comm().withIdentity(name)).withAllowedClasses(options.allowedClasses());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dask4j.launcher;
 
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.runtime.dashboard.DashboardConfig;
 
 import java.nio.file.Path;
@@ -38,11 +39,14 @@ import java.util.Objects;
  * @param comm comm options (secret from {@code DASK4J_SECRET}, timeouts)
  * @param dashboard the web dashboard on the scheduler rank (default on, 127.0.0.1:8787, a free port if
  *     that is taken; {@link DashboardConfig#disabled()} for none)
+ * @param allowedClasses the classes workers and the client rank build from frames (default {@link
+ *     ClassAllowList#defaults()}: every rank runs the same main class, whose package it allows)
  */
 public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLimit, Path localDirectory,
                                 int schedulerRank, int clientRank, boolean exclusiveWorkers, String workerNamePrefix,
                                 boolean tcpListener, int schedulerPort, String host, Path schedulerFile,
-                                Path logDirectory, Duration startTimeout, CommOptions comm, DashboardConfig dashboard) {
+                                Path logDirectory, Duration startTimeout, CommOptions comm, DashboardConfig dashboard,
+                                ClassAllowList allowedClasses) {
 
     public MpiClusterOptions {
         Objects.requireNonNull(protocol, "protocol");
@@ -50,6 +54,7 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
         Objects.requireNonNull(startTimeout, "startTimeout");
         Objects.requireNonNull(comm, "comm");
         Objects.requireNonNull(dashboard, "dashboard");
+        Objects.requireNonNull(allowedClasses, "allowedClasses");
         if (threads < 1) {
             throw new IllegalArgumentException("threads per worker must be >= 1: " + threads);
         }
@@ -65,7 +70,8 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
     public static MpiClusterOptions defaults() {
         String logs = System.getenv().getOrDefault("DASK4J_LOG_DIR", "logs");
         return new MpiClusterOptions(MpiProtocol.MPI, 1, 0, null, 0, 1, true, "worker", false, 0, null, null,
-                Path.of(logs), Duration.ofMinutes(2), CommOptions.defaults(), DashboardConfig.defaults());
+                Path.of(logs), Duration.ofMinutes(2), CommOptions.defaults(), DashboardConfig.defaults(),
+                ClassAllowList.defaults());
     }
 
     /** The layout of a job of {@code size} ranks under these options. */
@@ -75,78 +81,84 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
 
     public MpiClusterOptions withProtocol(MpiProtocol p) {
         return new MpiClusterOptions(p, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withThreads(int n) {
         return new MpiClusterOptions(protocol, n, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withMemoryLimit(long bytes) {
         return new MpiClusterOptions(protocol, threads, bytes, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withLocalDirectory(Path dir) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, dir, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withSchedulerRank(int rank) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, rank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withClientRank(int rank) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, rank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withExclusiveWorkers(boolean exclusive) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusive,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withWorkerNamePrefix(String prefix) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                prefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                prefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     /** Makes the scheduler listen on TCP too ({@code port} 0 picks a free one), for clients outside the job. */
     public MpiClusterOptions withTcpListener(boolean on, int port) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, on, port, host, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, on, port, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withHost(String h) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, h, schedulerFile, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, h, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withSchedulerFile(Path file) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, file, logDirectory, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, file, logDirectory, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withLogDirectory(Path dir) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, dir, startTimeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, dir, startTimeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withStartTimeout(Duration timeout) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, timeout, comm, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, timeout, comm, dashboard, allowedClasses);
     }
 
     public MpiClusterOptions withComm(CommOptions options) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, options, dashboard);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, options, dashboard, allowedClasses);
     }
 
     /** The scheduler rank's dashboard: {@link DashboardConfig#parse} an address, or {@link DashboardConfig#disabled()}. */
     public MpiClusterOptions withDashboard(DashboardConfig config) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, config);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, config, allowedClasses);
+    }
+
+    /** The classes workers and the client rank may build from frames; see {@link ClassAllowList}. */
+    public MpiClusterOptions withAllowedClasses(ClassAllowList allowed) {
+        return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowed);
     }
 }

@@ -1,9 +1,11 @@
 package io.dask4j.comm.serialize;
 
+import com.esotericsoftware.kryo.ClassResolver;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.ClosureSerializer;
 import com.esotericsoftware.kryo.serializers.ImmutableCollectionsSerializers;
+import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.Pool;
 import com.esotericsoftware.minlog.Log;
@@ -11,7 +13,9 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 
 /**
  * Pools of configured Kryo instances and output buffers (both not thread-safe). A pool rather than a
- * ThreadLocal: with a virtual thread per comm or task, thread-locals would build a Kryo per thread.
+ * ThreadLocal: with a virtual thread per comm or task, thread-locals would build a Kryo per thread. Writers
+ * (one pool per process) accept any class; readers (a pool per {@link Deserializer}) resolve classes through
+ * its allow-list and never write, so no class reaches a reader's registrations without its check.
  */
 final class KryoPool {
 
@@ -38,10 +42,10 @@ final class KryoPool {
      */
     private static final ClosureSerializer CLOSURES = new ClosureSerializer();
 
-    static final Pool<Kryo> KRYOS = new Pool<>(true, false, MAX_POOLED) {
+    static final Pool<Kryo> WRITERS = new Pool<>(true, false, MAX_POOLED) {
         @Override
         protected Kryo create() {
-            return newKryo();
+            return newKryo(new DefaultClassResolver());
         }
     };
 
@@ -55,9 +59,19 @@ final class KryoPool {
     private KryoPool() {
     }
 
-    static Kryo newKryo() {
-        Kryo kryo = new Kryo();
-        // Any class may travel: comms authenticate peers before anything is decoded.
+    /** A pool of readers that build only what {@code allowed} allows. */
+    static Pool<Kryo> readers(ClassAllowList allowed) {
+        return new Pool<>(true, false, MAX_POOLED) {
+            @Override
+            protected Kryo create() {
+                return newKryo(new AllowListClassResolver(allowed));
+            }
+        };
+    }
+
+    private static Kryo newKryo(ClassResolver resolver) {
+        Kryo kryo = new Kryo(resolver, null);
+        // Classes travel by name; a reader's resolver decides which it may build.
         kryo.setRegistrationRequired(false);
         kryo.setReferences(true);
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));

@@ -1,18 +1,17 @@
 package io.dask4j.comm.serialize;
 
 import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.dask4j.comm.Frame;
 import java.io.Serializable;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 
 /**
  * Turns user objects (task functions, arguments, results) into frames and back.
+ *
+ * <p>Encoding is static (any class may be written); decoding is {@link Deserializer#decode}.
  *
  * <p><b>Raw codecs, no serializer, no copy.</b> {@code byte[]}, {@code double[]}, {@code long[]},
  * {@link ByteBuffer} (its remaining bytes) and {@link MemorySegment} become one frame wrapping their own
@@ -25,9 +24,10 @@ import java.util.List;
  * ships: serializable lambdas and method references (they must be {@link Serializable}, e.g. {@code
  * (Function<A, B> & Serializable) x -> ...}; a non-serializable lambda is refused with a clear error),
  * records, JDK collections including {@code List.of} and unmodifiable wrappers, cycles and shared
- * references, and classes nobody registered. Unregistered classes mean the bytes name the classes to
- * instantiate, so decode <b>only frames from an authenticated peer</b> (the comm handshake guarantees
- * this for comms made by {@link io.dask4j.comm.Comms}). Java serialization is never used.
+ * references, and classes nobody registered. The bytes name the classes to build, so decoding is a {@link
+ * Deserializer}'s job: it builds only the classes its {@link ClassAllowList} allows, and only frames from an
+ * authenticated peer reach it (the comm handshake guarantees this for comms made by {@link
+ * io.dask4j.comm.Comms}). Java serialization is never used.
  *
  * <p><b>Why Kryo 5.6 rather than Fory 1.6</b> (measured with {@code dask4j-bench/src/main/shootout}, 2-core
  * VM, noisy): warm, Fory was 2-3x faster on a task-like record (1.3-1.6 us vs 4.0-4.5 us per encode+decode)
@@ -51,7 +51,6 @@ public final class Serialization {
     public static final String KRYO = "kryo";
 
     private static final int MAX_RETAINED_OUTPUT_BYTES = 1 << 20;
-    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private Serialization() {
     }
@@ -72,41 +71,9 @@ public final class Serialization {
         };
     }
 
-    /**
-     * Decodes what {@link #encode} made, possibly on another process.
-     *
-     * @throws SerializationException on an unknown codec, a wrong frame count, or bytes Kryo cannot read
-     */
-    public static Object decode(Serialized serialized) {
-        List<Frame> frames = serialized.frames();
-        if (frames.size() != 1) {
-            throw new SerializationException("codec " + serialized.codec() + " expects 1 frame, got " + frames.size());
-        }
-        Frame frame = frames.getFirst();
-        MemorySegment segment = frame.segment();
-        Object base = segment.heapBase().orElse(null);
-        return switch (serialized.codec()) {
-            case RAW_BYTES -> base instanceof byte[] b && b.length == segment.byteSize() ? b : frame.toByteArray();
-            case RAW_DOUBLES -> frame.toDoubleArray();
-            case RAW_LONGS -> base instanceof long[] l && l.length * 8L == segment.byteSize() ? l : longs(frame);
-            case RAW_BYTE_BUFFER -> base instanceof byte[] b && b.length == segment.byteSize()
-                    ? ByteBuffer.wrap(b) : segment.asByteBuffer();
-            case RAW_SEGMENT -> segment;
-            case KRYO -> kryoDecode(segment);
-            default -> throw new SerializationException("unknown codec '" + serialized.codec() + "'");
-        };
-    }
-
-    private static long[] longs(Frame frame) {
-        if (frame.size() % Long.BYTES != 0) {
-            throw new SerializationException("raw:long[] frame of " + frame.size() + " bytes is not a whole number of longs");
-        }
-        return frame.segment().toArray(LONG_LE);
-    }
-
     private static byte[] kryoEncode(Object value) {
         refuseNonSerializableLambda(value);
-        Kryo kryo = KryoPool.KRYOS.obtain();
+        Kryo kryo = KryoPool.WRITERS.obtain();
         Output output = KryoPool.OUTPUTS.obtain();
         try {
             output.reset();
@@ -120,37 +87,8 @@ public final class Serialization {
                 output.setBuffer(new byte[4096], -1);   // do not let one huge object pin memory forever
             }
             KryoPool.OUTPUTS.free(output);
-            KryoPool.KRYOS.free(kryo);
+            KryoPool.WRITERS.free(kryo);
         }
-    }
-
-    private static Object kryoDecode(MemorySegment segment) {
-        byte[] bytes = segment.heapBase().orElse(null) instanceof byte[] b && b.length == segment.byteSize()
-                ? b : segment.toArray(ValueLayout.JAVA_BYTE);
-        Kryo kryo = KryoPool.KRYOS.obtain();
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        kryo.setClassLoader(context != null ? context : Serialization.class.getClassLoader());
-        try {
-            return kryo.readClassAndObject(new Input(bytes));
-        } catch (RuntimeException e) {
-            throw new SerializationException("cannot deserialize kryo frame of " + bytes.length + " bytes: " + e.getMessage()
-                    + rootCause(e), e);
-        } finally {
-            KryoPool.KRYOS.free(kryo);
-        }
-    }
-
-    /**
-     * The innermost cause, named in the message: Kryo wraps the real reason (a missing class, a lambda whose
-     * capturing class refuses it) in exceptions that only say which field it was reading, and the message is
-     * often all a remote caller sees.
-     */
-    private static String rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == e ? "" : " (root cause: " + root + ")";
     }
 
     private static void refuseNonSerializableLambda(Object value) {

@@ -8,6 +8,8 @@ import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.serialize.ClassAllowList;
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.runtime.cluster.SchedulerFile;
 import io.dask4j.runtime.protocol.BatchedSend;
@@ -89,7 +91,7 @@ public final class Client implements AutoCloseable {
     private final AtomicReference<CommClosedException> lost = new AtomicReference<>();
     private volatile Message lastError;
 
-    private Client(Comm comm, CommOptions options) {
+    private Client(Comm comm, CommOptions options, ClassAllowList allowedClasses) {
         this.comm = comm;
         comm.write(Message.of(Ops.REGISTER_CLIENT, Map.of("pid", ProcessHandle.current().pid())));
         Message reply = comm.read();
@@ -101,7 +103,7 @@ public final class Client implements AutoCloseable {
         this.out = BatchedSend.of(comm, e -> markLost("sending failed: " + e.getMessage(), e));
         this.out.addSource(keys.releases);
         this.pool = new ConnectionPool(options, 4);
-        this.gatherer = new Gatherer(pool, background, this::checkConnected);
+        this.gatherer = new Gatherer(pool, background, this::checkConnected, new Deserializer(allowedClasses));
         this.reader = Thread.ofVirtual().name("client-stream " + id).start(this::readStream);
     }
 
@@ -135,9 +137,18 @@ public final class Client implements AutoCloseable {
         return connect(contents.addresses().getFirst(), contents.options(CommOptions.defaults()));
     }
 
+    /** Connects with {@code options}, building results only of the classes {@link ClassAllowList#defaults()} allows. */
     public static Client connect(Address address, CommOptions options) {
+        return connect(address, options, ClassAllowList.defaults());
+    }
+
+    /**
+     * Connects with {@code options}; results and other values from workers are built only of the classes
+     * {@code allowedClasses} allows (give the workers the same list).
+     */
+    public static Client connect(Address address, CommOptions options, ClassAllowList allowedClasses) {
         CommOptions named = options.withIdentity("client");
-        return new Client(Comms.connect(address, named), named);
+        return new Client(Comms.connect(address, named), named, allowedClasses);
     }
 
     /** Starts an in-process cluster with one single-threaded worker per core; closing the client stops it. */

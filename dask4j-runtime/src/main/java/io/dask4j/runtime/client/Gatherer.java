@@ -1,5 +1,7 @@
 package io.dask4j.runtime.client;
 
+import io.dask4j.comm.serialize.SerializationException;
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Message;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ConnectionPool;
@@ -27,11 +29,13 @@ final class Gatherer {
     private static final int MAX_KEYS = 10_000;
 
     private final ConnectionPool pool;
+    private final Deserializer decoder;
     private final Executor background;
     /** Throws if the client lost the scheduler, which would never report a key again. */
     private final Runnable checkConnected;
 
-    Gatherer(ConnectionPool pool, Executor background, Runnable checkConnected) {
+    Gatherer(ConnectionPool pool, Executor background, Runnable checkConnected, Deserializer decoder) {
+        this.decoder = decoder;
         this.pool = pool;
         this.background = background;
         this.checkConnected = checkConnected;
@@ -117,7 +121,11 @@ final class Gatherer {
         }
         List<Integer> failed = new ArrayList<>();
         for (CompletableFuture<List<Integer>> c : calls) {
-            failed.addAll(c.join());
+            try {
+                failed.addAll(c.join());
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
         }
         return failed;
     }
@@ -133,7 +141,7 @@ final class Gatherer {
             if (!reply.op().equals(Ops.DATA)) {
                 return new ArrayList<>(idx);
             }
-            List<Object> values = Codec.values(reply);
+            List<Object> values = Codec.values(reply, decoder);
             Map<String, Object> byKey = new java.util.HashMap<>(values.size() * 2);
             List<Object> found = reply.getList("keys");
             for (int j = 0; j < found.size(); j++) {
@@ -160,6 +168,10 @@ final class Gatherer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted");
+        } catch (SerializationException e) {
+            // The values arrived but cannot be built here (a class this client does not allow): asking again
+            // would get the same bytes until the deadline, so the caller hears it now.
+            throw e;
         } catch (RuntimeException e) {
             pool.drop(worker);
             return new ArrayList<>(idx);

@@ -9,6 +9,7 @@ import io.dask4j.runtime.scheduler.Scheduler;
 import io.dask4j.runtime.scheduler.SchedulerConfig;
 import io.dask4j.runtime.worker.Worker;
 import io.dask4j.runtime.worker.WorkerConfig;
+import io.dask4j.comm.serialize.ClassAllowList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +66,7 @@ public final class LocalCluster implements AutoCloseable {
         private long memoryLimit;
         private Path localDirectory;
         private CommOptions options = CommOptions.defaults();
+        private ClassAllowList allowedClasses = ClassAllowList.defaults();
         private int allowedFailures = 3;
         private Duration heartbeatTimeout = Duration.ofSeconds(30);
         private long unusedFunctionBytes = SchedulerConfig.DEFAULT_UNUSED_FUNCTION_BYTES;
@@ -106,6 +108,16 @@ public final class LocalCluster implements AutoCloseable {
 
         public Builder options(CommOptions o) {
             this.options = o;
+            return this;
+        }
+
+        /**
+         * The classes workers and this cluster's clients build from frames (default: {@link
+         * ClassAllowList#defaults()}, which allows the main class's package); worker processes get it on their
+         * command line.
+         */
+        public Builder allowedClasses(ClassAllowList allowed) {
+            this.allowedClasses = java.util.Objects.requireNonNull(allowed, "allowed");
             return this;
         }
 
@@ -180,7 +192,7 @@ public final class LocalCluster implements AutoCloseable {
                 } else {
                     workers.add(Worker.start(WorkerConfig.connectingTo(scheduler.address()).withThreads(b.threads)
                             .withMemoryLimit(b.memoryLimit).withLocalDirectory(b.localDirectory).withName("worker-" + i)
-                            .withOptions(options().withIdentity("worker-" + i))));
+                            .withOptions(options().withIdentity("worker-" + i)).withAllowedClasses(b.allowedClasses)));
                 }
             }
             awaitWorkers(b.workers, Duration.ofSeconds(60));
@@ -204,6 +216,10 @@ public final class LocalCluster implements AutoCloseable {
         }
         if (options().insecureNoAuth() && !options().hasSecret()) {
             cmd.add(WorkerMain.INSECURE_NO_AUTH);
+        }
+        String allowed = settings.allowedClasses.toSpec();
+        if (!allowed.isEmpty()) {
+            cmd.addAll(List.of("--allow-classes", allowed));
         }
         try {
             Path log = Files.createTempFile("dask4j-worker-" + i + "-", ".log");
@@ -277,9 +293,9 @@ public final class LocalCluster implements AutoCloseable {
         return List.copyOf(processes);
     }
 
-    /** A new client of this cluster, with the cluster's comm options. */
+    /** A new client of this cluster, with the cluster's comm options and allowed classes. */
     public Client client() {
-        return Client.connect(scheduler.address(), options());
+        return Client.connect(scheduler.address(), options(), settings.allowedClasses);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.worker.Worker;
 import io.dask4j.runtime.worker.WorkerConfig;
+import io.dask4j.comm.serialize.ClassAllowList;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import java.util.List;
  * <pre>
  * java --class-path CP io.dask4j.runtime.cluster.WorkerMain (ADDRESS | --scheduler-file F)
  *      [--nthreads N] [--memory-limit M] [--local-directory D] [--name NAME] [--listen ADDRESS]...
- *      [--insecure-no-auth]
+ *      [--insecure-no-auth] [--allow-classes com.acme.*,...]
  * </pre>
  * The cluster's secret comes from the scheduler file or {@value CommOptions#SECRET_ENV} (the file's wins);
  * without either, the worker's tcp listener refuses to start unless {@code --insecure-no-auth} is given.
@@ -68,6 +69,7 @@ public final class WorkerMain {
         String name = "";
         List<Address> listen = new ArrayList<>();
         boolean insecure = false;
+        ClassAllowList allowed = ClassAllowList.defaults();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -78,6 +80,7 @@ public final class WorkerMain {
                 case "--listen" -> listen.add(Address.parse(value(args, ++i, a)));
                 case "--scheduler-file" -> schedulerFile = Path.of(value(args, ++i, a));
                 case INSECURE_NO_AUTH -> insecure = true;
+                case "--allow-classes" -> allowed = allowed.with(ClassAllowList.parse(value(args, ++i, a)));
                 default -> {
                     if (a.startsWith("--") || address != null) {
                         throw new IllegalArgumentException("unexpected argument '" + a + "'");
@@ -100,7 +103,8 @@ public final class WorkerMain {
             options = contents.options(options);
         }
         return WorkerConfig.connectingTo(scheduler).withThreads(nthreads).withMemoryLimit(memoryLimit)
-                .withLocalDirectory(dir).withName(name).withListenAddresses(listen).withOptions(options);
+                .withLocalDirectory(dir).withName(name).withListenAddresses(listen).withAllowedClasses(allowed)
+                .withOptions(options);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -3,6 +3,7 @@ package io.dask4j.runtime.protocol;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.serialize.Serialization;
 import io.dask4j.comm.serialize.Serialized;
 
@@ -22,7 +23,8 @@ import java.util.Map;
  * ({@link #addValue}/{@link #values}) or, when small and embedded in a header (task arguments,
  * functions), packed into one byte array ({@link #toBytes}/{@link #fromBytes}).
  *
- * <p>Only called on comms that completed the authenticated handshake. Stateless and thread-safe.
+ * <p>Decoding takes the caller's {@link Deserializer}, which builds only the classes its allow-list allows.
+ * Only called on comms that completed the authenticated handshake. Stateless and thread-safe.
  */
 public final class Codec {
 
@@ -33,8 +35,9 @@ public final class Codec {
         return Serialization.encode(value);
     }
 
-    public static Object decode(Serialized s) {
-        return Serialization.decode(s);
+    /** Decodes {@code s}, building only the classes {@code decoder} allows. */
+    public static Object decode(Serialized s, Deserializer decoder) {
+        return decoder.decode(s);
     }
 
     /**
@@ -70,7 +73,7 @@ public final class Codec {
         return out.array();
     }
 
-    public static Object fromBytes(byte[] bytes) {
+    public static Object fromBytes(byte[] bytes, Deserializer decoder) {
         if (bytes.length > 0 && bytes[0] == SimpleArgs.MAGIC) {
             return SimpleArgs.decode(bytes);
         }
@@ -96,7 +99,7 @@ public final class Codec {
                 frames.add(Frame.of(all.asSlice(pos, size)));
                 pos += size;
             }
-            return decode(new Serialized(new String(codec, StandardCharsets.UTF_8), frames));
+            return decode(new Serialized(new String(codec, StandardCharsets.UTF_8), frames), decoder);
         } catch (java.nio.BufferUnderflowException | NegativeArraySizeException e) {
             throw new ProtocolException("truncated packed value", e);
         }
@@ -149,9 +152,9 @@ public final class Codec {
     }
 
     /** The values of a data message built with {@link #dataMessage} or {@link #addValue}, in order. */
-    public static List<Object> values(Message m) {
+    public static List<Object> values(Message m, Deserializer decoder) {
         if (m.has("bulk")) {
-            Object list = decode(new Serialized(m.getString("bulk"), m.frames()));
+            Object list = decode(new Serialized(m.getString("bulk"), m.frames()), decoder);
             if (!(list instanceof List<?> l)) {
                 throw new ProtocolException("data message: bulk values are not a list");
             }
@@ -169,7 +172,7 @@ public final class Codec {
             if (n < 0 || next + n > m.frames().size()) {
                 throw new ProtocolException("data message: value " + i + " refers to missing frames");
             }
-            out.add(decode(new Serialized(String.valueOf(codecs.get(i)), m.frames().subList(next, next + n))));
+            out.add(decode(new Serialized(String.valueOf(codecs.get(i)), m.frames().subList(next, next + n)), decoder));
             next += n;
         }
         return out;

@@ -1,5 +1,6 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.serialize.Serialized;
 import io.dask4j.runtime.protocol.Codec;
@@ -45,6 +46,7 @@ public final class DataStore {
     private final long memoryLimit;
     private final double spillFraction;
     private final Path directory;
+    private final Deserializer decoder;
     private final LinkedHashMap<String, Entry> memory = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<String, Spilled> disk = new HashMap<>();
     private long memoryBytes;
@@ -62,7 +64,8 @@ public final class DataStore {
     private record Spilled(Path file, long nbytes) {
     }
 
-    public DataStore(long memoryLimit, double spillFraction, Path directory) {
+    public DataStore(long memoryLimit, double spillFraction, Path directory, Deserializer decoder) {
+        this.decoder = decoder;
         this.memoryLimit = memoryLimit;
         this.spillFraction = spillFraction;
         this.directory = directory;
@@ -228,7 +231,7 @@ public final class DataStore {
         }
     }
 
-    private static Object readBack(Path file) {
+    private Object readBack(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer small = ByteBuffer.allocate(2).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, small);
@@ -246,7 +249,7 @@ public final class DataStore {
                 readFully(ch, ByteBuffer.wrap(bytes));
                 frames.add(Frame.of(MemorySegment.ofArray(bytes)));
             }
-            Object value = Codec.decode(new Serialized(new String(codec, StandardCharsets.UTF_8), frames));
+            Object value = Codec.decode(new Serialized(new String(codec, StandardCharsets.UTF_8), frames), decoder);
             deleteQuietly(file);
             return value;
         } catch (IOException e) {

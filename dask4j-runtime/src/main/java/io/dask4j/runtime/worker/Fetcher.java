@@ -1,5 +1,7 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.SerializationException;
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Message;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ConnectionPool;
@@ -29,6 +31,7 @@ final class Fetcher {
     private final ConnectionPool pool;
     private final int perPeer;
     private final TaskManager tasks;
+    private final Deserializer decoder;
     private final Map<String, ArrayDeque<String>> queued = new HashMap<>();
     private final Map<String, Integer> inFlight = new HashMap<>();
     private final Map<String, List<String>> alternatives = new HashMap<>();
@@ -36,7 +39,8 @@ final class Fetcher {
     final AtomicLong keysFetched = new AtomicLong();
     final AtomicLong bytesFetched = new AtomicLong();
 
-    Fetcher(ConnectionPool pool, int perPeer, TaskManager tasks) {
+    Fetcher(ConnectionPool pool, int perPeer, TaskManager tasks, Deserializer decoder) {
+        this.decoder = decoder;
         this.pool = pool;
         this.perPeer = perPeer;
         this.tasks = tasks;
@@ -77,13 +81,14 @@ final class Fetcher {
         List<String> later = new ArrayList<>();
         DataTransferEvent event = DataTransferEvent.start();
         long received = 0;
+        SerializationException refused = null;
         try {
             Message reply = pool.call(peer, Message.of(Ops.GET_DATA, Map.of("keys", keys)));
             transfers.incrementAndGet();
             if (!reply.op().equals(Ops.DATA)) {
                 failed.addAll(keys);
             } else {
-                List<Object> values = Codec.values(reply);
+                List<Object> values = Codec.values(reply, decoder);
                 List<Object> found = reply.getList("keys");
                 List<Object> sizes = reply.getList("nbytes");
                 for (int i = 0; i < found.size(); i++) {
@@ -105,11 +110,15 @@ final class Fetcher {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failed.addAll(keys);
+        } catch (SerializationException e) {
+            // The values came but cannot be built here (a class this worker does not allow): every copy would
+            // fail alike, so the tasks waiting for them fail with the reason instead of asking elsewhere.
+            refused = e;
         } catch (RuntimeException e) {
             pool.drop(peer);
             failed.addAll(keys);
         }
-        DataTransferEvent.finish(event, peer, keys.size() - failed.size(), received);
+        DataTransferEvent.finish(event, peer, refused != null ? 0 : keys.size() - failed.size(), received);
         List<String> retry = new ArrayList<>();
         synchronized (this) {
             inFlight.merge(peer, -1, Integer::sum);
@@ -138,6 +147,11 @@ final class Fetcher {
                 request(k, rest);
             } else {
                 tasks.onFetchFailed(k, peer);
+            }
+        }
+        if (refused != null) {
+            for (String k : keys) {
+                tasks.onFetchRefused(k, refused);
             }
         }
         if (!retry.isEmpty()) {

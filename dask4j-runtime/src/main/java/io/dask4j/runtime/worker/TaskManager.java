@@ -1,5 +1,6 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.runtime.client.Arguments;
@@ -39,6 +40,7 @@ import org.slf4j.LoggerFactory;
 final class TaskManager {
     private static final Logger LOG = LoggerFactory.getLogger(TaskManager.class);
     private final DataStore store;
+    private final Deserializer decoder;
     private final MessageSink toScheduler;
     private final String workerId;
     private final PriorityBlockingQueue<WorkerTask> ready = new PriorityBlockingQueue<>();
@@ -55,8 +57,9 @@ final class TaskManager {
     final AtomicLong tasksRun = new AtomicLong();
     final AtomicLong tasksFailed = new AtomicLong();
 
-    TaskManager(DataStore store, MessageSink toScheduler, String workerId) {
+    TaskManager(DataStore store, MessageSink toScheduler, String workerId, Deserializer decoder) {
         this.store = store;
+        this.decoder = decoder;
         this.toScheduler = toScheduler;
         this.workerId = workerId;
     }
@@ -233,6 +236,19 @@ final class TaskManager {
         }
     }
 
+    /** A dependency arrived but could not be decoded here: the tasks waiting for it fail with {@code error}. */
+    void onFetchRefused(String key, RuntimeException error) {
+        List<WorkerTask> waiters;
+        synchronized (this) {
+            waiters = waitingFor.remove(key);
+        }
+        if (waiters != null) {
+            for (WorkerTask t : waiters) {
+                fail(t, error);
+            }
+        }
+    }
+
     /** Stores data a client scattered here; the scheduler learns of it from the client. */
     void putOwned(String key, Object value, long nbytes) {
         store.put(key, value, nbytes);
@@ -286,7 +302,7 @@ final class TaskManager {
         TaskRunEvent event = TaskRunEvent.start();
         try {
             TaskFunction<?> fn = function(t.fnId);
-            Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args), KeyRef.class, this::valueOf);
+            Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args, decoder), KeyRef.class, this::valueOf);
             result = fn.apply(args);
         } catch (Throwable e) {
             TaskRunEvent.finish(event, t.key, workerId);
@@ -341,7 +357,7 @@ final class TaskManager {
                 throw new IllegalStateException("worker " + workerId + " does not hold function " + fnId
                         + " (never received, or freed since)");
             }
-            fn = (TaskFunction<?>) Codec.fromBytes(bytes);
+            fn = (TaskFunction<?>) Codec.fromBytes(bytes, decoder);
             functions.put(fnId, fn);
             if (functionBytes.get(fnId) != bytes) {
                 functions.remove(fnId, fn);   // freed meanwhile: do not keep a copy nobody will free

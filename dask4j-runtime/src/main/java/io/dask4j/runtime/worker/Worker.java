@@ -1,5 +1,6 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommException;
@@ -55,6 +56,7 @@ public final class Worker implements AutoCloseable {
     private final WorkerConfig config;
     private final Path directory;
     private final DataStore store;
+    private final Deserializer decoder;
     private final List<Listener> listeners = new ArrayList<>();
     private final ConnectionPool pool;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -75,7 +77,8 @@ public final class Worker implements AutoCloseable {
         // stop() deletes it; a worker process that ends without stop() (its cluster terminated it) would
         // otherwise leave one empty directory per run in /tmp.
         directory.toFile().deleteOnExit();
-        this.store = new DataStore(config.memoryLimit(), config.spillFraction(), directory);
+        this.decoder = new Deserializer(config.allowedClasses());
+        this.store = new DataStore(config.memoryLimit(), config.spillFraction(), directory, decoder);
         this.pool = new ConnectionPool(config.options(), config.transfersPerPeer());
     }
 
@@ -116,9 +119,9 @@ public final class Worker implements AutoCloseable {
         }
         long heartbeatMs = reply.has("heartbeat_ms") ? reply.getLong("heartbeat_ms") : 1000;
         toScheduler = BatchedSend.of(schedulerComm, e -> close());
-        tasks = new TaskManager(store, toScheduler, id);
+        tasks = new TaskManager(store, toScheduler, id, decoder);
         toScheduler.addSource(tasks.finishedBatch(toScheduler::poke));
-        fetcher = new Fetcher(pool, config.transfersPerPeer(), tasks);
+        fetcher = new Fetcher(pool, config.transfersPerPeer(), tasks, decoder);
         tasks.setFetcher(fetcher);
         for (int i = 0; i < config.nthreads(); i++) {
             Thread t = new Thread(tasks::runTasks, "dask4j-task-" + i);
@@ -265,7 +268,7 @@ public final class Worker implements AutoCloseable {
 
     private Message putData(Message m) {
         List<Object> keys = m.getList("keys");
-        List<Object> values = Codec.values(m);
+        List<Object> values = Codec.values(m, decoder);
         if (keys.size() != values.size()) {
             throw new ProtocolException("put-data: " + keys.size() + " keys but " + values.size() + " values");
         }

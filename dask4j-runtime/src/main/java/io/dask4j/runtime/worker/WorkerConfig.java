@@ -2,6 +2,7 @@ package io.dask4j.runtime.worker;
 
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.serialize.ClassAllowList;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -19,10 +20,12 @@ import java.util.Objects;
  * @param spillFraction past this fraction of the memory limit, least recently used values go to disk
  * @param localDirectory where spill files go (a fresh sub-directory per worker); null for the temp dir
  * @param transfersPerPeer concurrent data transfers from one peer
+ * @param allowedClasses the classes this worker builds from frames (task functions, arguments, values from
+ *     peers and clients); {@link ClassAllowList#defaults()} unless set
  */
 public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int nthreads, long memoryLimit,
                            double spillFraction, Path localDirectory, String name, CommOptions options,
-                           int transfersPerPeer) {
+                           int transfersPerPeer, ClassAllowList allowedClasses) {
 
     public WorkerConfig {
         Objects.requireNonNull(scheduler, "scheduler");
@@ -37,41 +40,47 @@ public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int
             throw new IllegalArgumentException("transfersPerPeer must be >= 1");
         }
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(allowedClasses, "allowedClasses");
     }
 
     public static WorkerConfig connectingTo(Address scheduler) {
-        return new WorkerConfig(scheduler, List.of(), 1, 0, 0.7, null, "", CommOptions.defaults().withIdentity("worker"), 2);
+        return new WorkerConfig(scheduler, List.of(), 1, 0, 0.7, null, "", CommOptions.defaults().withIdentity("worker"), 2,
+                ClassAllowList.defaults());
     }
 
     public WorkerConfig withListenAddresses(List<Address> addresses) {
-        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer);
+        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
     }
 
     public WorkerConfig withThreads(int n) {
-        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer);
+        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
     }
 
     public WorkerConfig withMemoryLimit(long bytes) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
     }
 
     public WorkerConfig withSpillFraction(double fraction) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
     }
 
     public WorkerConfig withLocalDirectory(Path dir) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer, allowedClasses);
     }
 
     public WorkerConfig withName(String newName) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer, allowedClasses);
     }
 
     public WorkerConfig withOptions(CommOptions newOptions) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer, allowedClasses);
+    }
+
+    public WorkerConfig withAllowedClasses(ClassAllowList allowed) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowed);
     }
 
     public WorkerConfig withTransfersPerPeer(int n) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n, allowedClasses);
     }
 }

@@ -1,5 +1,7 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.ClassAllowList;
+import io.dask4j.comm.serialize.Deserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +13,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class DataStoreTest {
+
+    private static final Deserializer DECODER = new Deserializer(ClassAllowList.builtInOnly());
     @TempDir
     Path dir;
 
@@ -25,7 +29,7 @@ class DataStoreTest {
     @Test
     void valuesThatCannotBeSpilledStayInMemoryAndPutsGoOn() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("a-file"), "spill directories cannot go here");
-        DataStore s = new DataStore(10_000, 0.5, notADirectory.resolve("spill"));
+        DataStore s = new DataStore(10_000, 0.5, notADirectory.resolve("spill"), DECODER);
         for (int i = 0; i < 5; i++) {
             s.put("v" + i, doubles(500, i), 4000);   // each put past the limit tries to spill, and cannot
         }
@@ -38,7 +42,7 @@ class DataStoreTest {
 
     @Test
     void bytesAreAccountedOnPutAndRemove() {
-        DataStore s = new DataStore(0, 0.7, dir);
+        DataStore s = new DataStore(0, 0.7, dir, DECODER);
         s.put("a", new byte[100], 116);
         s.put("b", "text", 44);
         assertThat(s.memoryBytes()).isEqualTo(160);
@@ -49,7 +53,7 @@ class DataStoreTest {
 
     @Test
     void leastRecentlyUsedValuesSpillPastTheLimitAndComeBackIdentical() throws Exception {
-        DataStore s = new DataStore(10_000, 0.5, dir);
+        DataStore s = new DataStore(10_000, 0.5, dir, DECODER);
         double[] first = doubles(500, 1);
         s.put("first", first, 4000);
         s.put("second", doubles(500, 2), 4000);
@@ -71,7 +75,7 @@ class DataStoreTest {
 
     @Test
     void objectsSpillThroughTheSerializerAndComeBack() {
-        DataStore s = new DataStore(100, 0.5, dir);
+        DataStore s = new DataStore(100, 0.5, dir, DECODER);
         s.put("m", java.util.Map.of("k", List.of(1, 2, 3)), 80);
         s.put("n", "other", 80);
         assertThat(s.isSpilled("m")).isTrue();
@@ -80,7 +84,7 @@ class DataStoreTest {
 
     @Test
     void removingASpilledValueDeletesItsFile() throws Exception {
-        DataStore s = new DataStore(100, 0.5, dir);
+        DataStore s = new DataStore(100, 0.5, dir, DECODER);
         s.put("a", new byte[80], 80);
         s.put("b", new byte[80], 80);
         s.remove("a");

@@ -7,7 +7,7 @@ package io.dask4j.runtime.protocol;
  * client -> scheduler : register-client, update-graph, update-data, release-keys, get-workers,
  *                       functions-forgotten, close-client
  * scheduler -> client : registered, keys-in-memory, task-erred, key-lost, workers, forget-functions, error
- * worker -> scheduler : register-worker, heartbeat, tasks-finished, task-erred, missing-data
+ * worker -> scheduler : register-worker, heartbeat, tasks-finished, task-erred, missing-data, data-lost
  * scheduler -> worker : registered, compute-tasks, free-keys, free-functions, close, error
  * anyone -> worker    : get-data (reply: data), put-data (reply: ok)
  * </pre>
@@ -27,6 +27,8 @@ public final class Ops {
     public static final String ERROR = "error";
     public static final String HEARTBEAT = "heartbeat";
     public static final String MISSING_DATA = "missing-data";
+    /** A worker lost its copy of {@code key} (a spill file that did not read back): as if it had never held it. */
+    public static final String DATA_LOST = "data-lost";
     public static final String FREE_KEYS = "free-keys";
     public static final String CLOSE = "close";
     /** Function lifecycle: see the scheduler's {@code FunctionRegistry}. */

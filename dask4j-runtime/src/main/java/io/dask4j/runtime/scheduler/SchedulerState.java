@@ -169,6 +169,12 @@ final class SchedulerState {
                 }
             }
             case Ops.MISSING_DATA -> missingData(w, m);
+            case Ops.DATA_LOST -> {
+                TaskState dep = tx.tasks.get(m.getString("key"));
+                if (dep != null && dep.status == TaskStatus.MEMORY) {
+                    dropCopies(dep, w.id);
+                }
+            }
             case Ops.HEARTBEAT -> w.metrics = io.dask4j.runtime.protocol.WorkerMetrics.from(m);
             default -> throw new ProtocolException("unknown op '" + m.op() + "' from a worker");
         }
@@ -211,30 +217,7 @@ final class SchedulerState {
         // Judged before the input is dropped: losing its last copy sends t back to waiting by itself.
         boolean current = t != null && t.status == TaskStatus.PROCESSING && t.processingOn == w && t.runId == m.getInt("run");
         if (dep != null && dep.status == TaskStatus.MEMORY) {
-            List<WorkerState> unreachable = new ArrayList<>(1);
-            for (WorkerState h : new ArrayList<>(dep.holders)) {
-                if (h.addresses.contains(from)) {
-                    dep.holders.remove(h);
-                    h.has.remove(dep);
-                    h.nbytes -= dep.nbytes;
-                    unreachable.add(h);
-                }
-            }
-            if (dep.holders.isEmpty()) {
-                tx.lost(dep);
-            }
-            // A holder that is alive but was not reached keeps a copy nobody counts any more: have it dropped,
-            // once none of its own running tasks reads it (lost() above cancelled those of a lost input).
-            for (WorkerState h : unreachable) {
-                if (h.alive) {
-                    h.uncountedCopies.add(dep);
-                    withUncountedCopies.add(h);
-                }
-            }
-            if (!unreachable.isEmpty() && dep.status == TaskStatus.MEMORY) {
-                // Clients may have been told the copy is on a holder that no longer counts: point them at one that does.
-                dep.forEachWanter(c -> tx.notifyInMemory(c, dep));
-            }
+            dropCopies(dep, from);
         }
         if (!current) {
             return;
@@ -251,6 +234,37 @@ final class SchedulerState {
             t.processingOn = null;
             tx.setStatus(t, TaskStatus.WAITING);
             tx.requeue(t);
+        }
+    }
+
+    /**
+     * Forgets the copies of {@code dep} on the workers listening at {@code from}; losing its last copy makes it
+     * lost (recomputed where its inputs allow).
+     */
+    private void dropCopies(TaskState dep, String from) {
+        List<WorkerState> unreachable = new ArrayList<>(1);
+        for (WorkerState h : new ArrayList<>(dep.holders)) {
+            if (h.addresses.contains(from)) {
+                dep.holders.remove(h);
+                h.has.remove(dep);
+                h.nbytes -= dep.nbytes;
+                unreachable.add(h);
+            }
+        }
+        if (dep.holders.isEmpty()) {
+            tx.lost(dep);
+        }
+        // A holder that is alive but was not reached keeps a copy nobody counts any more: have it dropped,
+        // once none of its own running tasks reads it (lost() above cancelled those of a lost input).
+        for (WorkerState h : unreachable) {
+            if (h.alive) {
+                h.uncountedCopies.add(dep);
+                withUncountedCopies.add(h);
+            }
+        }
+        if (!unreachable.isEmpty() && dep.status == TaskStatus.MEMORY) {
+            // Clients may have been told the copy is on a holder that no longer counts: point them at one that does.
+            dep.forEachWanter(c -> tx.notifyInMemory(c, dep));
         }
     }
 

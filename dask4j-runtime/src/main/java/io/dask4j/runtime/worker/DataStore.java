@@ -1,29 +1,21 @@
 package io.dask4j.runtime.worker;
 
 import io.dask4j.comm.serialize.Deserializer;
-import io.dask4j.comm.Frame;
-import io.dask4j.comm.serialize.Serialized;
 import io.dask4j.runtime.protocol.Codec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A value that cannot be spilled (the disk is full or unwritable, or the serializer refuses it) stays in
  * memory and is not tried again: spilling only relieves memory, so its failure costs memory, never a value.
+ * Each spill file carries a CRC32C ({@link SpillFile}); one that reads back altered, truncated or not at all
+ * loses its key: {@link #get} drops it, corrects the counters, tells {@link #onLost}'s listener (the worker
+ * reports it to the scheduler, which recomputes it where its inputs allow) and throws {@link
+ * SpilledValueLostException}.
  *
  * <p>Thread-safe: every method synchronizes on the store (task threads, transfer threads and the
  * scheduler stream all use it). Spilling happens under the lock, so a value is never half-spilled.
@@ -57,6 +53,8 @@ public final class DataStore {
     /** Keys whose values could not be written to disk: kept in memory, not tried again. */
     private final Set<String> unspillable = new HashSet<>();
     private long spillFailures;
+    private long spillReadFailures;
+    private volatile Consumer<String> lostListener = key -> { };
 
     private record Entry(Object value, long nbytes) {
     }
@@ -78,7 +76,20 @@ public final class DataStore {
         maybeSpill(key);
     }
 
-    /** The value, read back from disk if it was spilled; {@code null} if absent. */
+    /**
+     * Who hears of keys whose spilled value was lost (see {@link SpilledValueLostException}); called with the
+     * store's lock held, so it must only hand the key on (e.g. queue a message).
+     */
+    public void onLost(Consumer<String> listener) {
+        this.lostListener = listener;
+    }
+
+    /**
+     * The value, read back from disk if it was spilled; {@code null} if absent.
+     *
+     * @throws SpilledValueLostException if it was spilled and its file cannot be read back intact; the key is
+     *     then gone from this store
+     */
     public synchronized Object get(String key) {
         Entry e = memory.get(key);
         if (e != null) {
@@ -88,8 +99,19 @@ public final class DataStore {
         if (s == null) {
             return null;
         }
-        Object value = readBack(s.file);
         spilledBytes -= s.nbytes;
+        Object value;
+        try {
+            value = readBack(s.file);
+        } catch (IOException | RuntimeException failure) {
+            // Gone for good: the key is dropped (counters included) and the scheduler told, so it is recomputed
+            // like a key lost with a worker rather than read wrong or waited for.
+            deleteQuietly(s.file);
+            spillReadFailures++;
+            LOG.warn("spilled value of {} cannot be read back ({}); the key is dropped and reported lost", key, failure.toString());
+            lostListener.accept(key);
+            throw new SpilledValueLostException(key, failure);
+        }
         unspillCount++;
         memory.put(key, new Entry(value, s.nbytes));
         memoryBytes += s.nbytes;
@@ -145,6 +167,16 @@ public final class DataStore {
         return spillCount;
     }
 
+    /** Spilled values that could not be read back (corrupt, truncated or missing files). */
+    public synchronized long spillReadFailures() {
+        return spillReadFailures;
+    }
+
+    /** Values that could not be written to disk (they stayed in memory). */
+    public synchronized long spillWriteFailures() {
+        return spillFailures;
+    }
+
     public synchronized long unspillCount() {
         return unspillCount;
     }
@@ -195,74 +227,17 @@ public final class DataStore {
     }
 
     private static void write(Path file, Object value) {
-        Serialized s = Codec.encode(value);
-        byte[] codec = s.codec().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer header = ByteBuffer.allocate(2 + codec.length + 4 + 8 * s.frames().size()).order(ByteOrder.LITTLE_ENDIAN);
-        header.putShort((short) codec.length).put(codec).putInt(s.frames().size());
-        for (Frame f : s.frames()) {
-            header.putLong(f.size());
-        }
-        header.flip();
         try {
-            Files.createDirectories(file.getParent());
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                writeFully(ch, header);
-                // Copy through a small buffer: views of double[]/long[] segments cannot become ByteBuffers.
-                byte[] chunk = new byte[1 << 16];
-                ByteBuffer buf = ByteBuffer.wrap(chunk);
-                for (Frame f : s.frames()) {
-                    for (long off = 0; off < f.size(); off += chunk.length) {
-                        int n = (int) Math.min(chunk.length, f.size() - off);
-                        MemorySegment.copy(f.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, off, chunk, 0, n);
-                        buf.clear().limit(n);
-                        writeFully(ch, buf);
-                    }
-                }
-            }
+            SpillFile.write(file, Codec.encode(value));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill to " + file, e);
         }
     }
 
-    private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            ch.write(b);
-        }
-    }
-
-    private Object readBack(Path file) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer small = ByteBuffer.allocate(2).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, small);
-            byte[] codec = new byte[small.flip().getShort()];
-            readFully(ch, ByteBuffer.wrap(codec));
-            ByteBuffer count = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, count);
-            int n = count.flip().getInt();
-            ByteBuffer sizes = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, sizes);
-            sizes.flip();
-            List<Frame> frames = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                byte[] bytes = new byte[Math.toIntExact(sizes.getLong())];
-                readFully(ch, ByteBuffer.wrap(bytes));
-                frames.add(Frame.of(MemorySegment.ofArray(bytes)));
-            }
-            Object value = Codec.decode(new Serialized(new String(codec, StandardCharsets.UTF_8), frames), decoder);
-            deleteQuietly(file);
-            return value;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read spilled value back from " + file, e);
-        }
-    }
-
-    private static void readFully(FileChannel ch, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            if (ch.read(b) < 0) {
-                throw new IOException("spill file truncated");
-            }
-        }
+    private Object readBack(Path file) throws IOException {
+        Object value = Codec.decode(SpillFile.read(file), decoder);
+        deleteQuietly(file);
+        return value;
     }
 
     private static void deleteQuietly(Path file) {

@@ -304,6 +304,15 @@ final class TaskManager {
             TaskFunction<?> fn = function(t.fnId);
             Object[] args = (Object[]) Arguments.replace(Codec.fromBytes(t.args, decoder), KeyRef.class, this::valueOf);
             result = fn.apply(args);
+        } catch (SpilledValueLostException e) {
+            // An input's spill file did not read back: not the task's failure. The scheduler (told of the lost
+            // key by the store) recomputes it and runs this task again, as for an input that could not be fetched.
+            if (!t.cancelled && tasks.remove(t.key, t)) {
+                cancel(t);
+                toScheduler.send(Message.of(Ops.MISSING_DATA, Map.of("key", t.key, "run", t.run, "dep", e.key(),
+                        "from", workerId)));
+            }
+            return;
         } catch (Throwable e) {
             TaskRunEvent.finish(event, t.key, workerId);
             // Whatever the task threw, an OutOfMemoryError or a StackOverflowError included, is the task's

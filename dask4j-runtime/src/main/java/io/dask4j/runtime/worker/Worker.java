@@ -120,6 +120,7 @@ public final class Worker implements AutoCloseable {
         long heartbeatMs = reply.has("heartbeat_ms") ? reply.getLong("heartbeat_ms") : 1000;
         toScheduler = BatchedSend.of(schedulerComm, e -> close());
         tasks = new TaskManager(store, toScheduler, id, decoder);
+        store.onLost(key -> toScheduler.send(Message.of(Ops.DATA_LOST, Map.of("key", key))));
         toScheduler.addSource(tasks.finishedBatch(toScheduler::poke));
         fetcher = new Fetcher(pool, config.transfersPerPeer(), tasks, decoder);
         tasks.setFetcher(fetcher);
@@ -252,7 +253,12 @@ public final class Worker implements AutoCloseable {
                 later.add(key);
                 continue;
             }
-            Object value = store.get(key);
+            Object value;
+            try {
+                value = store.get(key);
+            } catch (SpilledValueLostException e) {
+                value = null;   // the store told the scheduler; the asker hears it is missing here
+            }
             if (value == null) {
                 missing.add(key);
                 continue;

@@ -64,13 +64,19 @@ public final class SchedulerCommand implements Callable<Integer> {
             + " written to the scheduler file)")
     boolean insecureNoAuth;
 
+    @Option(names = "--dashboard-allow-host", paramLabel = "NAME",
+            description = "a host name the dashboard answers to besides loopback names, IP addresses and, when it listens"
+                    + " beyond loopback, this machine's name (requests naming any other host are refused); repeatable")
+    List<String> dashboardHosts = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         OptionChecks.port(spec, "--port", port);
         OptionChecks.atLeast(spec, "--allowed-failures", allowedFailures, 0);
         OptionChecks.atLeast(spec, "--heartbeat-timeout", heartbeatSeconds, 1);
         DashboardConfig dashboard = noDashboard ? DashboardConfig.disabled()
-                : OptionChecks.parsed(spec, "--dashboard-address", dashboardAddress, DashboardConfig::parse);
+                : OptionChecks.parsed(spec, "--dashboard-address", dashboardAddress, DashboardConfig::parse)
+                        .withAllowedHosts(dashboardHosts);
         List<Address> addresses = new ArrayList<>();
         addresses.add(OptionChecks.parsed(spec, "--host", host, h -> Address.tcp(h, port)));
         for (String a : extra) {

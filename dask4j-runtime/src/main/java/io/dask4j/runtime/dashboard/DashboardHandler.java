@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Routes every dashboard request. GET and HEAD only (anything else: 405 with {@code Allow}); request
+ * Routes every dashboard request. A request whose {@code Host} header {@link HostHeaderCheck} refuses gets
+ * 403 and nothing else. GET and HEAD only (anything else: 405 with {@code Allow}); request
  * bodies are never read; unknown paths get a 404 JSON error; a scheduler too busy to publish a view
  * gets 503. Runs on the dashboard's HTTP threads, reading only published views.
  *
@@ -37,6 +39,7 @@ final class DashboardHandler implements HttpHandler {
     private static final String JSON = "application/json; charset=utf-8";
     /** What {@link PrometheusMeterRegistry#scrape()} writes: Prometheus' text format, version 0.0.4. */
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final long REFUSAL_LOG_INTERVAL_NS = 60_000_000_000L;
 
     private final Scheduler scheduler;
     private final String url;
@@ -44,9 +47,12 @@ final class DashboardHandler implements HttpHandler {
     /** Refreshed at each scrape, under its lock: no thread of its own, no work while nobody scrapes. */
     private final ClusterMetrics metrics;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final HostHeaderCheck hosts;
+    private final AtomicLong lastRefusalLogNs = new AtomicLong(System.nanoTime() - REFUSAL_LOG_INTERVAL_NS);
 
-    DashboardHandler(Scheduler scheduler, String url) {
+    DashboardHandler(Scheduler scheduler, String url, HostHeaderCheck hosts) {
         this.scheduler = scheduler;
+        this.hosts = hosts;
         this.url = url;
         this.metrics = new ClusterMetrics(scheduler::view, java.time.Duration.ZERO);
     }
@@ -54,6 +60,13 @@ final class DashboardHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange ex) throws IOException {
         try {
+            String host = ex.getRequestHeaders().getFirst("Host");
+            if (!hosts.allows(host)) {
+                logRefusal(ex, host);
+                json(ex, 403, DashboardJson.error(403, "Host '" + host + "' is not this dashboard's; open it by "
+                        + "127.0.0.1, localhost or its IP address, or allow the name in the dashboard's allowed hosts"));
+                return;
+            }
             String method = ex.getRequestMethod();
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 ex.getResponseHeaders().set("Allow", "GET, HEAD");
@@ -72,6 +85,16 @@ final class DashboardHandler implements HttpHandler {
             json(ex, 500, DashboardJson.error(500, String.valueOf(e)));
         } finally {
             ex.close();
+        }
+    }
+
+    /** At most one WARN a minute: a page probing in a loop must not fill the log. */
+    private void logRefusal(HttpExchange ex, String host) {
+        long now = System.nanoTime();
+        long last = lastRefusalLogNs.get();
+        if (now - last >= REFUSAL_LOG_INTERVAL_NS && lastRefusalLogNs.compareAndSet(last, now)) {
+            LOG.warn("dashboard refused a request from {} with Host '{}' (DNS rebinding?); further refusals within a "
+                    + "minute are not logged", ex.getRemoteAddress(), host);
         }
     }
 

@@ -8,7 +8,10 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.net.URI;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,7 +87,14 @@ public final class DashboardServer implements AutoCloseable {
             host = "127.0.0.1";
         }
         URI url = URI.create("http://" + host + ":" + bound.getPort() + "/");
-        DashboardHandler handler = new DashboardHandler(scheduler, url.toString());
+        boolean loopback = isLoopback(bound);
+        if (!loopback) {
+            LOG.warn("the dashboard listens on {}, beyond loopback: anyone who can reach it sees worker addresses, pids "
+                    + "and task keys (it has no login); bind 127.0.0.1 and use an SSH tunnel unless this network is trusted",
+                    bound);
+        }
+        HostHeaderCheck hosts = new HostHeaderCheck(config.allowedHosts(), loopback ? List.of() : machineNames());
+        DashboardHandler handler = new DashboardHandler(scheduler, url.toString(), hosts);
         server.createContext("/", handler);
         server.setExecutor(executor);
         server.start();
@@ -95,6 +105,24 @@ public final class DashboardServer implements AutoCloseable {
             LOG.info("dashboard at {}", url);
         }
         return new DashboardServer(server, executor, url, fellBack);
+    }
+
+    private static boolean isLoopback(InetSocketAddress bound) {
+        InetAddress a = bound.getAddress();
+        return a != null && a.isLoopbackAddress();
+    }
+
+    /** This machine's names, which users of a dashboard listening beyond loopback type in their browser. */
+    private static List<String> machineNames() {
+        List<String> names = new ArrayList<>();
+        try {
+            InetAddress local = InetAddress.getLocalHost();
+            names.add(local.getHostName());
+            names.add(local.getCanonicalHostName());
+        } catch (IOException e) {
+            LOG.debug("cannot learn this machine's name: {}", e.toString());
+        }
+        return names;
     }
 
     private static HttpServer bind(String host, int port) throws IOException {

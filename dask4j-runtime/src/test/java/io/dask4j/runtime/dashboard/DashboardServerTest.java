@@ -42,6 +42,38 @@ class DashboardServerTest {
         }
     }
 
+    /** Status code of a GET sent with {@code host} as its Host header (java.net.http will not set that header). */
+    private static int statusWithHost(java.net.URI url, String host) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+            socket.setSoTimeout(10_000);
+            String request = "GET /api/v1/summary HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+    }
+
+    @Test
+    void requestsNamingAnotherHostAreRefusedAndConfiguredNamesAnswered() throws IOException {
+        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.inproc("hosts-" + UUID.randomUUID())));
+             DashboardServer board = DashboardServer.start(scheduler,
+                     DashboardConfig.parse("127.0.0.1:0").withAllowedHosts(java.util.List.of("dask.lab.example")))) {
+            int port = board.port();
+            assertThat(statusWithHost(board.url(), "127.0.0.1:" + port)).isEqualTo(200);
+            assertThat(statusWithHost(board.url(), "localhost:" + port)).isEqualTo(200);
+            assertThat(statusWithHost(board.url(), "dask.lab.example:" + port)).isEqualTo(200);
+            assertThat(statusWithHost(board.url(), "rebind.attacker.example:" + port)).isEqualTo(403);
+            assertThat(Http.get(board.url(), "/api/v1/summary").statusCode()).as("still serving").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theDashboardBindsLoopbackByDefault() {
+        assertThat(DashboardConfig.defaults().host()).isEqualTo("127.0.0.1");
+        assertThat(DashboardConfig.parse(":0").host()).isEqualTo("127.0.0.1");
+    }
+
     @Test
     void aClosedDashboardStopsAnswering() {
         try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.inproc("closing-" + UUID.randomUUID())))) {

@@ -108,7 +108,8 @@ class LauncherScriptTest {
     /**
      * {@code CLASSPATH=app.jar ./dask4j worker ...}: the worker loads the classes of an outside client's task
      * lambdas from CLASSPATH. Before, the script's --class-path hid CLASSPATH from java and the task failed
-     * with a ClassNotFoundException for com.example.Ext.
+     * with a ClassNotFoundException for com.example.Ext. The worker's main class is the CLI's, so the user's
+     * package is declared with --allow-classes, as docs/security.md tells users to.
      */
     @Test
     @Timeout(120)
@@ -118,7 +119,7 @@ class LauncherScriptTest {
         try (LocalCluster cluster = LocalCluster.builder().workers(0).transport("tcp").start();
              Client client = cluster.client()) {
             Process worker = launcher(Map.of("CLASSPATH", userClasses.toString(), CommOptions.SECRET_ENV, cluster.options().secretText()),
-                    "worker", cluster.schedulerAddress().toString(), "--name", "launched")
+                    "worker", cluster.schedulerAddress().toString(), "--name", "launched", "--allow-classes", "com.example.*")
                     .redirectErrorStream(true).redirectOutput(workerLog.toFile()).start();
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

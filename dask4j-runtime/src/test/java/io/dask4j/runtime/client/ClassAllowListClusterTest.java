@@ -52,10 +52,10 @@ class ClassAllowListClusterTest {
     @ValueSource(booleans = {false, true})
     void aClientThatDidNotDeclareAResultsClassRefusesIt(boolean processes) throws Exception {
         try (LocalCluster cluster = cluster(processes, USER_TASKS);
-             Client strict = Client.connect(cluster.schedulerAddress(), io.dask4j.comm.CommOptions.defaults(),
+             Client strict = Client.connect(cluster.schedulerAddress(), cluster.options(),
                      ClassAllowList.builtInOnly().withClasses(UserTasks.class).with(ClassAllowList.parse("java.lang.Integer")))) {
             assertThat(strict.submit(UserTasks.scaleBy(2), 4).result(Duration.ofSeconds(60))).isEqualTo(8);
-            try (Client builtIn = Client.connect(cluster.schedulerAddress(), io.dask4j.comm.CommOptions.defaults(),
+            try (Client builtIn = Client.connect(cluster.schedulerAddress(), cluster.options(),
                     ClassAllowList.builtInOnly())) {
                 DaskFuture<UserTasks.Params> f = builtIn.submit(UserTasks.params("p"), 2);
                 assertThatThrownBy(() -> f.result(Duration.ofSeconds(60)))

@@ -53,12 +53,14 @@ final class ClusterRank {
     final int rank;
     final String runId;
     final List<Address> schedulerAddresses;
+    /** The host of each rank, by rank: errors about a rank name its node. */
+    final List<String> hosts;
     Scheduler scheduler;
     Worker worker;
     Client client;
 
     private ClusterRank(MpiClusterOptions options, MpiRuntime mpi, ControlChannel control, RankLayout layout,
-                        String runId, List<Address> schedulerAddresses) {
+                        String runId, List<Address> schedulerAddresses, List<String> hosts) {
         this.options = options;
         this.mpi = mpi;
         this.control = control;
@@ -66,6 +68,7 @@ final class ClusterRank {
         this.rank = mpi.rank();
         this.runId = runId;
         this.schedulerAddresses = schedulerAddresses;
+        this.hosts = hosts;
     }
 
     /** Starts this rank's roles; throws {@link RankExit} when the job as a whole cannot start. */
@@ -122,7 +125,8 @@ final class ClusterRank {
         }
         MpiClusterOptions withSecret = agreed[2].equals(NO_SECRET) ? options
                 : options.withComm(options.comm().withSecret(Base64.getUrlDecoder().decode(agreed[2])));
-        ClusterRank self = new ClusterRank(withSecret, mpi, control, layout, agreed[1], List.copyOf(addresses));
+        ClusterRank self = new ClusterRank(withSecret, mpi, control, layout, agreed[1], List.copyOf(addresses),
+                List.copyOf(hosts));
         self.scheduler = started[0];
         LOG.info("run {}: scheduler at {}", self.runId, self.schedulerAddresses);
         self.startRoles(tcpHost);
@@ -146,6 +150,21 @@ final class ClusterRank {
     /** The worker name of {@code r}. */
     String workerName(int r) {
         return options.workerNamePrefix() + "-" + r;
+    }
+
+    /** {@code "rank R on host H"}, for messages about rank {@code r}. */
+    String placed(int r) {
+        return "rank " + r + " on host " + hosts.get(r);
+    }
+
+    /** {@code "worker-3 (rank 3 on host H)"} for the worker named {@code name}, or the name if no rank has it. */
+    String describeWorker(String name) {
+        for (int r : layout.workerRanks()) {
+            if (workerName(r).equals(name)) {
+                return name + " (" + placed(r) + ")";
+            }
+        }
+        return name;
     }
 
     boolean isScheduler() {

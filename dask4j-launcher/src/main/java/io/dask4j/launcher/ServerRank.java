@@ -90,8 +90,8 @@ final class ServerRank {
                     // The scheduler rank says SHUTDOWN before it closes: give that message a moment to arrive.
                     OptionalInt late = rank.control.await(signalSource, signalTag, GRACE.toMillis(), 50);
                     if (late.isEmpty()) {
-                        rank.abort("the worker on rank " + rank.rank + " stopped: it lost the scheduler (rank "
-                                + layout.schedulerRank() + ")", null);
+                        rank.abort("the worker on " + rank.placed(rank.rank) + " stopped: it lost the scheduler ("
+                                + rank.placed(layout.schedulerRank()) + ")", null);
                     }
                     code = late.getAsInt();
                     break;
@@ -163,8 +163,8 @@ final class ServerRank {
         if (now != null && !stopping) {
             List<String> lost = lostWorkers(expected, now);
             if (!lost.isEmpty()) {
-                rank.abort("worker " + String.join(", ", lost) + " of this job was lost (its process died or"
-                        + " stopped answering)", null);
+                rank.abort("worker " + String.join(", ", lost.stream().map(rank::describeWorker).toList())
+                        + " of this job was lost (its process died, or it or its node stopped answering)", null);
             }
         }
         return now;

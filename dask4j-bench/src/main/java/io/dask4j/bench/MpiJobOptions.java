@@ -2,6 +2,7 @@ package io.dask4j.bench;
 
 import io.dask4j.launcher.MpiProtocol;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,6 +24,10 @@ public final class MpiJobOptions {
                     + " scheduler, one process fewer) (default: ${DEFAULT-VALUE})")
     public int clientRank;
 
+    /** Where the ranks run (hosts, launcher agent, launcher options). */
+    @Mixin
+    public MpiPlacementOptions placement = new MpiPlacementOptions();
+
     @Option(names = "--timeout", defaultValue = "1800",
             description = "seconds before a job that this command runs in other processes is killed (default: ${DEFAULT-VALUE})")
     public long timeoutSeconds;
@@ -36,6 +41,7 @@ public final class MpiJobOptions {
         OptionChecks.mpi(spec, mpi);
         OptionChecks.parsed(spec, "--protocol", protocol, MpiProtocol::parse);
         OptionChecks.atLeast(spec, "--timeout", timeoutSeconds, 1);
+        placement.check(spec);
         if (clientRank != 0 && clientRank != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--client-rank must be 0 or 1, not " + clientRank);
         }

@@ -32,7 +32,15 @@ public final class MpiJobs {
      * @throws IllegalArgumentException for another {@code mpi}
      */
     public static List<String> mpirun(String mpi, int ranks) {
-        return mpirun(mpi, ranks, Runtime.getRuntime().availableProcessors());
+        return mpirun(mpi, ranks, List.of());
+    }
+
+    /** {@link #mpirun(String, int)} with {@code placement}'s launcher options (hosts, agent) before {@code -np}. */
+    public static List<String> mpirun(String mpi, int ranks, List<String> placement) {
+        List<String> line = launcherOptions(mpi, ranks, Runtime.getRuntime().availableProcessors());
+        line.addAll(placement);
+        line.addAll(List.of("-np", Integer.toString(ranks), java()));
+        return line;
     }
 
     /**

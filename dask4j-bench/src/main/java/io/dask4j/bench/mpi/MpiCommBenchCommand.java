@@ -3,6 +3,7 @@ package io.dask4j.bench.mpi;
 import io.dask4j.bench.JobStoppedException;
 import io.dask4j.bench.JobWatchdog;
 import io.dask4j.bench.MpiJobs;
+import io.dask4j.bench.MpiPlacementOptions;
 import io.dask4j.bench.OptionChecks;
 import io.dask4j.bench.PingPongOptions;
 import picocli.CommandLine;
@@ -46,6 +47,10 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     @Mixin
     PingPongOptions pingPong = new PingPongOptions();
 
+    /** Where the two ranks run (e.g. --hosts node1,node2 for a round trip between nodes). */
+    @Mixin
+    MpiPlacementOptions placement = new MpiPlacementOptions();
+
     @Option(names = "--idle-seconds", defaultValue = "3", description = "how long the idle CPU is measured (default: ${DEFAULT-VALUE})")
     int idleSeconds;
 
@@ -83,6 +88,7 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         pingPong.check(spec);
+        placement.check(spec);
         OptionChecks.atLeast(spec, "--idle-seconds", idleSeconds, 1);
         OptionChecks.atLeast(spec, "--min-rounds", minRounds, 1);
         OptionChecks.atLeast(spec, "--timeout", timeoutSeconds, 1);
@@ -139,7 +145,7 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
         String impl = mpi.toLowerCase(Locale.ROOT);
         List<String> line;
         try {
-            line = MpiJobs.mpirun(impl, 2);
+            line = MpiJobs.mpirun(impl, 2, placement.launcherOptions(impl));
             if (impl.equals("openmpi")) {
                 MpiJobs.rejectOpenMpiRewrites(jvmArgs);
             }

@@ -75,6 +75,7 @@ final class MpiSeedJob {
      */
     static List<String> command(SeedBenchCommand cmd, AotCaches caches) {
         List<String> line = MpiJobs.launcherOptions(cmd.mpiJob.mpi, cmd.mpiJob.ranks(cmd.workers));
+        line.addAll(cmd.mpiJob.placement.launcherOptions(cmd.mpiJob.mpi));
         if (cmd.mpiJob.clientRank == 0) {
             addContext(line, 1, rankCommand(cmd, cmd.serviceJvmArgs(), caches.jvmArgs("scheduler+client", true)));
         } else {

@@ -57,7 +57,8 @@ final class MpiTasksJob {
     /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
     static List<String> command(TasksBenchCommand cmd, Path logs) {
         MpiJobs.rejectOpenMpiRewrites(cmd.mpiJob.mpi, System.getProperty("java.class.path"));
-        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.mpiJob.ranks(cmd.workers));
+        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.mpiJob.ranks(cmd.workers),
+                cmd.mpiJob.placement.launcherOptions(cmd.mpiJob.mpi));
         // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
         // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).
         line.addAll(List.of("-XX:+UseSerialGC", "-Xss1m", "--enable-native-access=ALL-UNNAMED",

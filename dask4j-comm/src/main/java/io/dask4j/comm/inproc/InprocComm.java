@@ -107,7 +107,10 @@ final class InprocComm implements Comm {
         Message taken = detached(message);
         InprocDelivery pushed = p.delivery;
         if (pushed != null) {
-            pushed.deliverOrQueue(taken, this);
+            if (!pushed.deliverOrQueue(taken, this)) {
+                markClosed("closed by peer " + peerAddress);
+                throw closedError();
+            }
         } else {
             p.enqueue(taken);
         }

@@ -65,9 +65,10 @@ final class InprocDelivery implements Receiving {
      * From the peer's writer: delivers {@code message} on this thread if nothing is queued and nobody is delivering,
      * else queues it, first waiting for room if the queue is full.
      *
+     * @return false if delivery ended while the writer waited for room (the message was not taken)
      * @throws CommClosedException if {@code writer} was closed while waiting for room
      */
-    void deliverOrQueue(Message message, InprocComm writer) {
+    boolean deliverOrQueue(Message message, InprocComm writer) {
         Thread me = Thread.currentThread();
         if (!paused && deliverer.compareAndSet(null, me)) {
             boolean delivered = false;
@@ -82,12 +83,16 @@ final class InprocDelivery implements Receiving {
             }
             if (delivered) {
                 drain();
-                return;
+                return true;
             }
         }
         awaitRoom(me, writer);
+        if (ended || abandoned.get() != null) {
+            return false;
+        }
         inbox.offer(message);
         drain();
+        return true;
     }
 
     /** Delivers what is queued (messages, the peer's end-of-stream marker) if nobody else is delivering. */

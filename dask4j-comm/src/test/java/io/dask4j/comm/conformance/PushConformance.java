@@ -174,6 +174,25 @@ public abstract class PushConformance extends FrameConformance {
     }
 
     @Test
+    public void closingAPausedCommReleasesThePeersWriterWaitingForRoom() throws Exception {
+        assumePushMode();
+        Pair p = pair();
+        PushedMessages server = pushTo(p.server(), (h, m) -> { });
+        server.receiving().pause();
+        Frame payload = Frame.of(new byte[bytesPerFillingMessage()]);
+        CompletableFuture<Void> writer = writeInBackground(p.client(), messagesThatFillAPausedPeer(),
+                i -> Message.of("seq", Map.of("i", i), List.of(payload)));
+        assertThatThrownBy(() -> writer.get(1, TimeUnit.SECONDS)).isInstanceOf(TimeoutException.class);
+        p.server().close();
+        // The writer ends, by finishing into a close that drains (tcp) or by failing as closed, and never hangs.
+        Throwable failure = writer.handle((ok, e) -> e).get(30, TimeUnit.SECONDS);
+        if (failure != null) {
+            assertThat(failure).hasCauseInstanceOf(CommClosedException.class);
+        }
+        assertThat(server.awaitClose()).isInstanceOf(CommClosedException.class);
+    }
+
+    @Test
     public void aHandlerThatThrowsAbortsTheCommAndItsExceptionIsTheCauseGivenToOnClose() throws Exception {
         assumePushMode();
         Pair p = pair();

@@ -32,9 +32,11 @@ import java.util.Objects;
  * @param insecureNoAuth the explicit opt-out: lets listeners that other users can reach run without a secret, so
  *     that anyone who can reach the port may register, submit, fetch and put. Listeners log a warning when they
  *     start so. Has no effect when a secret is set (the secret is then required).
+ * @param limits what one peer may take of this process: the read budget, the stall timeout of a started message,
+ *     the cap on comms handshaking at once ({@link CommLimits})
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,
-                          long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth) {
+                          long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth, CommLimits limits) {
 
     /** Environment variable holding the shared secret, as text. */
     public static final String SECRET_ENV = "DASK4J_SECRET";
@@ -53,6 +55,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
             throw new IllegalArgumentException("maxMessageBytes must be positive: " + maxMessageBytes);
         }
         Objects.requireNonNull(deadPeerTimeout, "deadPeerTimeout");
+        Objects.requireNonNull(limits, "limits");
         if (!deadPeerTimeout.isZero() && deadPeerTimeout.compareTo(MIN_DEAD_PEER_TIMEOUT) < 0) {
             throw new IllegalArgumentException("deadPeerTimeout must be at least " + MIN_DEAD_PEER_TIMEOUT.toSeconds()
                     + " s (or zero for the operating system's keepalive): " + deadPeerTimeout);
@@ -83,7 +86,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         byte[] secret = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
         try {
             return new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
-                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false);
+                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false, CommLimits.defaults());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(SECRET_ENV + " is set but unusable: " + e.getMessage(), e);
         }
@@ -105,12 +108,12 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     /** See {@code insecureNoAuth}: lets listeners that other users can reach run without a secret. */
     public CommOptions withInsecureNoAuth(boolean insecure) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecure);
+                insecure, limits);
     }
 
     public CommOptions withSecret(byte[] newSecret) {
         return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth);
+                insecureNoAuth, limits);
     }
 
     public CommOptions withSecret(String newSecret) {
@@ -119,27 +122,32 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
 
     public CommOptions withIdentity(String newIdentity) {
         return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth);
+                insecureNoAuth, limits);
     }
 
     public CommOptions withConnectTimeout(Duration timeout) {
         return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth);
+                insecureNoAuth, limits);
     }
 
     public CommOptions withHandshakeTimeout(Duration timeout) {
         return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth);
+                insecureNoAuth, limits);
     }
 
     public CommOptions withMaxMessageBytes(long bytes) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes, deadPeerTimeout,
-                insecureNoAuth);
+                insecureNoAuth, limits);
     }
 
     public CommOptions withDeadPeerTimeout(Duration timeout) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, timeout,
-                insecureNoAuth);
+                insecureNoAuth, limits);
+    }
+
+    public CommOptions withLimits(CommLimits newLimits) {
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth, newLimits);
     }
 
     @Override
@@ -156,7 +164,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return "CommOptions[identity=" + identity + ", secret=" + (secret == null ? "none" : "set")
                 + ", connectTimeout=" + connectTimeout + ", handshakeTimeout=" + handshakeTimeout
                 + ", maxMessageBytes=" + maxMessageBytes + ", deadPeerTimeout=" + deadPeerTimeout
-                + (insecureNoAuth ? ", insecureNoAuth" : "") + "]";
+                + (insecureNoAuth ? ", insecureNoAuth" : "") + ", " + limits + "]";
     }
 
     @Override
@@ -164,12 +172,13 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return o instanceof CommOptions other && java.util.Arrays.equals(secret, other.secret)
                 && identity.equals(other.identity) && connectTimeout.equals(other.connectTimeout)
                 && handshakeTimeout.equals(other.handshakeTimeout) && maxMessageBytes == other.maxMessageBytes
-                && deadPeerTimeout.equals(other.deadPeerTimeout) && insecureNoAuth == other.insecureNoAuth;
+                && deadPeerTimeout.equals(other.deadPeerTimeout) && insecureNoAuth == other.insecureNoAuth
+                && limits.equals(other.limits);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(java.util.Arrays.hashCode(secret), identity, connectTimeout, handshakeTimeout, maxMessageBytes,
-                deadPeerTimeout, insecureNoAuth);
+                deadPeerTimeout, insecureNoAuth, limits);
     }
 }

@@ -19,12 +19,6 @@ final class HandshakingListener implements Listener {
     /** Rejected handshakes of every listener of the process: ten warnings per ten seconds at most. */
     private static final RateLimitedLog REJECTED = new RateLimitedLog(LOG, 10, Duration.ofSeconds(10));
 
-    /**
-     * Most comms one listener handshakes at once. Each holds a virtual thread and a comm's buffers (tcp: 64 KiB, plus
-     * at most {@link LimitedComm#HANDSHAKE_MAX_MESSAGE_BYTES} of message) until it authenticates or the handshake
-     * timeout drops it; a cluster's own connects rarely overlap by more than a few dozen.
-     */
-    static final int MAX_HANDSHAKING = 256;
     private static final RateLimitedLog REFUSED = new RateLimitedLog(LOG, 10, Duration.ofSeconds(10));
 
     private final Listener raw;
@@ -71,11 +65,13 @@ final class HandshakingListener implements Listener {
             comm.abort();
             return;
         }
-        if (handshaking.size() >= MAX_HANDSHAKING) {
+        int cap = options.limits().maxHandshaking();
+        if (handshaking.size() >= cap) {
             // Comms that never speak hold a slot for the handshake timeout at most; past the cap, drop new ones at once
-            // so that a connect flood costs neither memory nor threads beyond the cap.
+            // so that a connect flood costs neither memory nor threads beyond the cap. Each slot holds a virtual
+            // thread and a comm's buffers (tcp: 64 KiB, plus at most LimitedComm.HANDSHAKE_MAX_MESSAGE_BYTES).
             REFUSED.warn("refused a connection from {} on {}: {} connections are already handshaking (the cap)",
-                    comm.peerAddress(), listenAddress(), MAX_HANDSHAKING);
+                    comm.peerAddress(), listenAddress(), cap);
             comm.abort();
             return;
         }

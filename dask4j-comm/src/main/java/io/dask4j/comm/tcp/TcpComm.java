@@ -9,6 +9,8 @@ import io.dask4j.comm.LimitedComm;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.MessageHandler;
 import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.RateLimitedLog;
+import io.dask4j.comm.ReadBudget;
 import io.dask4j.comm.ReadLoopReceiver;
 import io.dask4j.comm.Receiving;
 import io.dask4j.comm.wire.MessageHeader;
@@ -28,6 +30,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.LoggerFactory;
 
 /**
  * A tcp comm over a blocking {@link SocketChannel}, in the {@link WireCodec} format.
@@ -49,7 +52,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Reading.</b> Small messages are read in one system call into a reused buffer and copied out;
  * each frame lands in a fresh, exactly sized array of its kind (see {@link WireCodec#allocateFrame}), so
- * frames of different messages never share memory. Limits are checked before allocating.
+ * frames of different messages never share memory. Limits are checked before allocating: the message's size
+ * against {@link CommOptions#maxMessageBytes()} (64 KiB until the handshake succeeded), then its frames' bytes are
+ * reserved from the {@link ReadBudget} the comms of the process share, and given back once the message is read. A
+ * message whose bytes stop arriving for {@link io.dask4j.comm.CommLimits#messageStallTimeout()} aborts the comm
+ * ({@link ReadProgress}).
  *
  * <p><b>Closing.</b> {@link #close()} sends what was written, then a FIN, and returns; the socket itself
  * closes once the peer has closed its side (see {@link LingeringClose}), so that unread input cannot make
@@ -68,6 +75,9 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
     /** Native frames are viewed as buffers no bigger than this (ByteBuffers stop at 2 GiB). */
     static final long MAX_SLICE_BYTES = 1L << 30;
     private static final long CLOSE_FLUSH_WAIT_SECONDS = 10;
+    /** Messages refused from authenticated peers, for the whole process: ten warnings per ten seconds at most. */
+    private static final RateLimitedLog REFUSED = new RateLimitedLog(LoggerFactory.getLogger(TcpComm.class), 10,
+            Duration.ofSeconds(10));
 
     private final SocketChannel channel;
     private final Address local;
@@ -86,6 +96,12 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
     private final TcpWriter writer;
     /** Null when the write-stall check is off. */
     private final WriteStallChecker.Watch stallWatch;
+    private final ReadBudget readBudget;
+    private final ReadProgress readProgress;
+    /** Null when the message-stall check is off. */
+    private final WriteStallChecker.Watch readStallWatch;
+    /** Set once the handshake succeeded: protocol errors from then on are logged here (before, the listener logs them). */
+    private volatile boolean authenticated;
 
     /** Set once in push mode: woken by a close so that a paused receiver ends at once. */
     private volatile ReadLoopReceiver receiver;
@@ -127,14 +143,20 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         if (setUserTimeout) {
             TcpUserTimeout.apply(channel, options.deadPeerTimeout());
         }
+        this.readBudget = options.limits().readBudget();
+        this.readProgress = new ReadProgress(toString(), timeout -> abort("no bytes from " + peer + " for "
+                + WriteStallChecker.describe(timeout) + " within a started message: peer unresponsive"));
+        Duration messageStall = options.limits().messageStallTimeout();
         boolean checked = !writeStallTimeout.isZero() && !writeStallTimeout.isNegative();
         // Last, once every field the checker reads is set; the checker's set publishes them safely.
         this.stallWatch = checked ? WriteStallChecker.SHARED.watch(this, writeStallTimeout) : null;
+        this.readStallWatch = messageStall.isZero() ? null : WriteStallChecker.SHARED.watch(readProgress, messageStall);
     }
 
     @Override
     public void liftHandshakeLimit(long limit) {
         maxMessageBytes = limit;
+        authenticated = true;
     }
 
     @Override
@@ -206,17 +228,17 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
 
     private Message readMessage() {
         try {
+            if (in.hasRemaining()) {
+                readProgress.bytesArrived();   // the message starts with bytes already buffered
+            }
             fill(WireCodec.PRELUDE_BYTES, true);
             int headerBytes = WireCodec.readPrelude(in, maxMessageBytes);
             MessageHeader header = readHeader(headerBytes);
-            List<Frame> frames = new ArrayList<>(header.frameCount());
-            for (int i = 0; i < header.frameCount(); i++) {
-                MemorySegment frame = WireCodec.allocateFrame(header.frameKinds()[i], header.frameLengths()[i]);
-                readInto(frame);
-                frames.add(new Frame(frame));
-            }
-            return header.toMessage(frames);
+            return readFrames(header);
         } catch (ProtocolException e) {
+            if (authenticated) {
+                REFUSED.warn("refused a message from {} on {}: {}", peer, local, e.getMessage());
+            }
             throw failedRead("protocol error: " + e.getMessage(), new ProtocolException("from " + peer + ": " + e.getMessage(), e));
         } catch (CommException e) {
             throw failedRead(e.getMessage(), e);
@@ -226,6 +248,30 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
             // e.g. out of memory for a frame: the rest of the message is still on the wire, so give up the comm
             abort("read failed: " + e);
             throw e;
+        } finally {
+            readProgress.paused();
+        }
+    }
+
+    /**
+     * Allocates and reads the frames {@code header} announces, against the {@link ReadBudget}: reserved before
+     * anything is allocated (waiting, untimed, while other messages hold it), released once the message is read or
+     * failed.
+     */
+    private Message readFrames(MessageHeader header) throws IOException {
+        long frameBytes = header.frameBytes();
+        readProgress.paused();
+        readBudget.reserve(frameBytes, peer);
+        try {
+            List<Frame> frames = new ArrayList<>(header.frameCount());
+            for (int i = 0; i < header.frameCount(); i++) {
+                MemorySegment frame = WireCodec.allocateFrame(header.frameKinds()[i], header.frameLengths()[i]);
+                readInto(frame);
+                frames.add(new Frame(frame));
+            }
+            return header.toMessage(frames);
+        } finally {
+            readBudget.release(frameBytes);
         }
     }
 
@@ -262,6 +308,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
                 if (channel.read(in) < 0) {
                     throw eof(atMessageStart && in.position() == 0);
                 }
+                readProgress.bytesArrived();
             }
         } finally {
             in.flip();
@@ -311,6 +358,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
             if (channel.read(buffer) < 0) {
                 throw eof(false);
             }
+            readProgress.bytesArrived();
         }
     }
 
@@ -398,6 +446,9 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         }
         if (stallWatch != null) {
             WriteStallChecker.SHARED.unwatch(stallWatch);
+        }
+        if (readStallWatch != null) {
+            WriteStallChecker.SHARED.unwatch(readStallWatch);
         }
         try {
             channel.close();

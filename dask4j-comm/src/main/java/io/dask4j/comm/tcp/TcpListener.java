@@ -67,9 +67,10 @@ final class TcpListener implements Listener {
             SocketChannel channel;
             try {
                 channel = s.accept();
-            } catch (IOException e) {
+            } catch (IOException | OutOfMemoryError e) {
                 if (s.isOpen()) {
-                    // Out of file descriptors and the like: back off instead of spinning on the error.
+                    // Out of file descriptors, or of memory for the socket's objects: back off instead of spinning on
+                    // the error, and keep accepting once it passes; the loop must not end with the port open but deaf.
                     LOG.warn("accept on {} failed: {}", bound, e.toString());
                     pause();
                 }

@@ -3,6 +3,8 @@ package io.dask4j.comm.tcp;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tcp backend's one timer thread, shared by the deadlines of lingering closes ({@link LingeringClose}) and the
@@ -15,6 +17,7 @@ final class TcpTimer {
     private static final long IDLE_THREAD_SECONDS = 5;
 
     private static final ScheduledThreadPoolExecutor TIMER = timer();
+    private static final Logger LOG = LoggerFactory.getLogger(TcpTimer.class);
 
     private TcpTimer() {
     }
@@ -34,10 +37,17 @@ final class TcpTimer {
     }
 
     /**
-     * Runs {@code task} every {@code period} until cancelled. The task must not throw: an exception would end
-     * the series silently.
+     * Runs {@code task} every {@code period} until cancelled. Whatever the task throws is logged and the series goes
+     * on (an exception would otherwise end it silently): an allocation failure during one check must not end the
+     * checks for good.
      */
     static ScheduledFuture<?> every(long period, TimeUnit unit, Runnable task) {
-        return TIMER.scheduleWithFixedDelay(task, period, period, unit);
+        return TIMER.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException | OutOfMemoryError e) {
+                LOG.error("a periodic tcp check failed; it runs again in {} {}", period, unit, e);
+            }
+        }, period, period, unit);
     }
 }

@@ -1,6 +1,7 @@
 package io.dask4j.runtime.protocol;
 
 import io.dask4j.comm.Comm;
+import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.Message;
 
 import java.util.ArrayList;
@@ -20,13 +21,24 @@ import java.util.function.Consumer;
  * in particular); one sender thread does the writes. On a failed write the comm is aborted and the
  * batch dropped, never retried: "we cannot safely retry a write, as we have no idea what (if anything)
  * was actually written" (Dask's batched.py).
+ *
+ * <p>A peer that stops reading must not make this process hold its messages without end: once {@code maxUnsent}
+ * messages wait unsent (default {@value #DEFAULT_MAX_UNSENT}), they are dropped, the comm is aborted and {@code
+ * onFailure} gets an {@link UnsentLimitException} naming the peer, as for a failed write. (The comm's own write-stall
+ * check ends a peer that takes nothing for {@code deadPeerTimeout}; this bounds what piles up meanwhile.)
  */
 public final class BatchedSend implements MessageSink {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BatchedSend.class);
     private static final int SPARSE_BATCH = 2;
+    /** Far above what a live peer leaves waiting (a batch is written every few ms, up to 20,000 messages each). */
+    public static final int DEFAULT_MAX_UNSENT = 1 << 20;
 
     private final Comm comm;
     private final long intervalNs;
     private final int maxBatch;
+    private final int maxUnsent;
+    /** Set (under the lock) when the buffer overflowed; the sender then fails the comm. */
+    private boolean overflowed;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private List<Message> buffer = new ArrayList<>();
@@ -40,9 +52,18 @@ public final class BatchedSend implements MessageSink {
     private final List<ColumnBatch> sources = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public BatchedSend(Comm comm, long intervalNs, int maxBatch, Consumer<Throwable> onFailure) {
+        this(comm, intervalNs, maxBatch, DEFAULT_MAX_UNSENT, onFailure);
+    }
+
+    /** With at most {@code maxUnsent} messages waiting unsent before the peer counts as unresponsive. */
+    public BatchedSend(Comm comm, long intervalNs, int maxBatch, int maxUnsent, Consumer<Throwable> onFailure) {
+        if (maxUnsent < maxBatch) {
+            throw new IllegalArgumentException("maxUnsent (" + maxUnsent + ") must be at least maxBatch (" + maxBatch + ")");
+        }
         this.comm = comm;
         this.intervalNs = intervalNs;
         this.maxBatch = maxBatch;
+        this.maxUnsent = maxUnsent;
         this.onFailure = onFailure;
         this.lastWriteNs = System.nanoTime() - intervalNs;
         this.sender = Thread.ofVirtual().name("batched-send " + comm.peerAddress()).start(this::run);
@@ -59,13 +80,22 @@ public final class BatchedSend implements MessageSink {
             if (closing) {
                 return;
             }
-            buffer.add(message);
-            if (buffer.size() == 1 || buffer.size() >= maxBatch) {
-                wake.signal();
+            if (buffer.size() < maxUnsent) {
+                buffer.add(message);
+                if (buffer.size() == 1 || buffer.size() >= maxBatch) {
+                    wake.signal();
+                }
+                return;
             }
+            // The peer took nothing while this many piled up: drop them now (memory), and fail the comm below.
+            overflowed = true;
+            closing = true;
+            buffer = new ArrayList<>();
+            wake.signal();
         } finally {
             lock.unlock();
         }
+        comm.abort();   // unblocks the sender's write, which then reports the overflow (see run)
     }
 
     /**
@@ -113,6 +143,9 @@ public final class BatchedSend implements MessageSink {
                 lock.lock();
                 try {
                     while (true) {
+                        if (overflowed) {
+                            throw new CommClosedException("aborted: too many messages unsent");
+                        }
                         if (!pending()) {
                             if (closing) {
                                 return;
@@ -148,7 +181,18 @@ public final class BatchedSend implements MessageSink {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException failed) {
+            RuntimeException e = failed;
+            lock.lock();
+            try {
+                if (overflowed) {
+                    e = new UnsentLimitException(comm.peerAddress() + " left " + maxUnsent
+                            + " messages unsent: it stopped reading; dropped them and the comm", failed);
+                    LOG.warn("{}", e.getMessage());
+                }
+            } finally {
+                lock.unlock();
+            }
             comm.abort();
             closed = true;
             lock.lock();
@@ -163,6 +207,13 @@ public final class BatchedSend implements MessageSink {
             }
         } finally {
             closed = true;
+        }
+    }
+
+    /** {@link BatchedSend}'s peer stopped taking messages until too many were waiting for it. */
+    public static final class UnsentLimitException extends CommClosedException {
+        UnsentLimitException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

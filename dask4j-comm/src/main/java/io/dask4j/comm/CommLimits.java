@@ -12,8 +12,9 @@ import java.util.Objects;
  * @param messageStallTimeout how long a started message may go without a byte arriving before its comm is aborted,
  *     its budget released and its reader failed (tcp; default 60 s; zero: no limit). Counted per read, so a slow
  *     but live peer keeps a large message going as long as it takes.
- * @param maxHandshaking most comms one listener handshakes at once (default 256): connections past it are closed at
- *     once; each of the others is dropped when its handshake times out ({@link CommOptions#handshakeTimeout()}).
+ * @param maxHandshaking most comms one listener handshakes at once (default 256): a connection past it drops the
+ *     oldest one still handshaking, so idle connections cannot lock newcomers out; each is dropped anyway when its
+ *     handshake times out ({@link CommOptions#handshakeTimeout()}).
  */
 public record CommLimits(ReadBudget readBudget, Duration messageStallTimeout, int maxHandshaking) {
 

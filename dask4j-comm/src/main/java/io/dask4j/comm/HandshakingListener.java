@@ -1,8 +1,10 @@
 package io.dask4j.comm;
 
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +27,8 @@ final class HandshakingListener implements Listener {
     private final CommOptions options;
     private final Consumer<Comm> handler;
     private final Consumer<CommException> onHandshakeFailure;
-    private final Set<Comm> handshaking = ConcurrentHashMap.newKeySet();
+    /** In accept order, oldest first; guarded by itself. */
+    private final Set<Comm> handshaking = new LinkedHashSet<>();
     private volatile boolean stopped;
 
     HandshakingListener(Backend backend, Address address, CommOptions options, Consumer<Comm> handler,
@@ -45,7 +48,11 @@ final class HandshakingListener implements Listener {
     public void stop() {
         stopped = true;
         raw.stop();
-        for (Comm comm : handshaking) {
+        List<Comm> pending;
+        synchronized (handshaking) {
+            pending = List.copyOf(handshaking);
+        }
+        for (Comm comm : pending) {
             comm.abort();
         }
     }
@@ -66,16 +73,24 @@ final class HandshakingListener implements Listener {
             return;
         }
         int cap = options.limits().maxHandshaking();
-        if (handshaking.size() >= cap) {
-            // Comms that never speak hold a slot for the handshake timeout at most; past the cap, drop new ones at once
-            // so that a connect flood costs neither memory nor threads beyond the cap. Each slot holds a virtual
-            // thread and a comm's buffers (tcp: 64 KiB, plus at most LimitedComm.HANDSHAKE_MAX_MESSAGE_BYTES).
-            REFUSED.warn("refused a connection from {} on {}: {} connections are already handshaking (the cap)",
-                    comm.peerAddress(), listenAddress(), cap);
-            comm.abort();
-            return;
+        Comm evicted = null;
+        synchronized (handshaking) {
+            if (handshaking.size() >= cap) {
+                // Past the cap, the oldest handshaking comm makes room: a flood of connections that never speak costs
+                // neither memory nor threads beyond the cap, and cannot lock out a newcomer (a legitimate client
+                // handshakes in milliseconds). Each slot holds a virtual thread and a comm's buffers (tcp: 64 KiB,
+                // plus at most LimitedComm.HANDSHAKE_MAX_MESSAGE_BYTES).
+                Iterator<Comm> oldest = handshaking.iterator();
+                evicted = oldest.next();
+                oldest.remove();
+            }
+            handshaking.add(comm);
         }
-        handshaking.add(comm);
+        if (evicted != null) {
+            REFUSED.warn("dropped a connection from {} on {} before its handshake ended: {} connections were "
+                    + "handshaking (the cap)", evicted.peerAddress(), listenAddress(), cap);
+            evicted.abort();
+        }
         Thread.ofVirtual().name("dask4j-comm-" + comm.peerAddress()).start(() -> serve(comm));
     }
 
@@ -91,7 +106,9 @@ final class HandshakingListener implements Listener {
             report(e);
             return;
         } finally {
-            handshaking.remove(comm);
+            synchronized (handshaking) {
+                handshaking.remove(comm);
+            }
         }
         if (stopped) {
             ready.abort();

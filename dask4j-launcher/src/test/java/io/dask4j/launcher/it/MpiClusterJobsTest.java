@@ -30,6 +30,19 @@ class MpiClusterJobsTest {
     @TempDir
     Path dir;
 
+    /**
+     * A program whose tasks and results are classes of its own package (outside the runtime's) runs under
+     * mpirun with no allow-list setting: each rank allows its main class's package.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void aUserProgramsOwnClassesAreAllowedOnEveryRankByDefault(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        Result r = LauncherJob.start(impl, 4, dir, org.example.mpiuser.UserProgramMain.class, "logs").await(JOB_SECONDS);
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("USER RESULT 165").doesNotContain("ClassNotAllowedException");
+    }
+
     /** Open MPI runs initialize() over the mpi protocol, MPICH the execute() form over tcp: both paths covered. */
     @ParameterizedTest
     @EnumSource(Impl.class)

@@ -21,8 +21,11 @@ import java.nio.ByteOrder;
  *               then with INLINE the frames' bytes back to back
  * </pre>
  *
- * CREDIT travels with its own MPI tag ({@link MpiTransport#TAG_CREDIT}), so that a paused rank's credits still
- * arrive. Little-endian; stateless helpers, thread-safe.
+ * A CREDIT is {@value #CREDIT_BYTES} bytes: after the prefix, at 16 the bytes read since the last CREDIT (long), at
+ * 24 the sender's receive window in bytes (long), at 32 in messages (int), 36 reserved; flag bit 1 OPEN says the
+ * sender's handshake has opened its window, bit 2 REQUEST says the sender's writer waits for credit (then the rest
+ * is 0). See {@link CreditWindow}. CREDIT travels with its own MPI tag ({@link MpiTransport#TAG_CREDIT}).
+ * Little-endian; stateless helpers, thread-safe.
  */
 final class Envelope {
 
@@ -36,6 +39,10 @@ final class Envelope {
     static final byte ABORT = 6;
     static final byte CREDIT = 7;
     static final byte FLAG_INLINE = 1;
+    static final byte FLAG_OPEN = 2;
+    static final byte FLAG_REQUEST = 4;
+    static final int CREDIT_BYTES = 40;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -58,6 +65,26 @@ final class Envelope {
         out.set(INT, 4, dst);
         out.set(INT, 8, src);
         out.set(INT, 12, aux);
+    }
+
+    /** A CREDIT granting {@code credit}, or (with {@code request}) asking the peer's reader for credit. */
+    static void writeCredit(MemorySegment out, int dst, int src, CreditWindow.Credit credit, boolean request) {
+        byte flags = (byte) ((request ? FLAG_REQUEST : 0) | (credit != null && credit.open() ? FLAG_OPEN : 0));
+        write(out, CREDIT, flags, dst, src, credit == null ? 0 : credit.messages());
+        out.set(LONG, 16, credit == null ? 0 : credit.bytes());
+        out.set(LONG, 24, credit == null ? 0 : credit.windowBytes());
+        out.set(INT, 32, credit == null ? 0 : credit.windowMessages());
+        out.set(INT, 36, 0);
+    }
+
+    /** The credit a CREDIT envelope grants; null for a request (or a malformed one: check the size first). */
+    static CreditWindow.Credit credit(MemorySegment in) {
+        byte flags = in.get(ValueLayout.JAVA_BYTE, 2);
+        if ((flags & FLAG_REQUEST) != 0) {
+            return null;
+        }
+        return new CreditWindow.Credit(aux(in), in.get(LONG, 16), in.get(INT, 32), in.get(LONG, 24),
+                (flags & FLAG_OPEN) != 0);
     }
 
     /** The kind of a received envelope, after checking its size and magic. */

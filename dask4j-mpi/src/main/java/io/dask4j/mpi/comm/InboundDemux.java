@@ -8,7 +8,6 @@ import io.dask4j.mpi.engine.BufferPool;
 import io.dask4j.mpi.engine.InboundRouter;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 
 /**
@@ -34,21 +33,13 @@ import java.nio.ByteBuffer;
  * new one makes the engine thread call {@code System.gc()} and wait up to 20 ms for a buffer to come back
  * ({@link BufferPool#acquire}).
  *
- * <p><b>Back-pressure.</b> A DATA envelope for a comm whose reader is more than {@link MpiTransportOptions#inboxBytes} behind
- * (and has at least one unread message, so that a single message of any size still passes) is held back:
- * its source is paused ({@link #isPaused}), so the engine leaves that rank's later messages unmatched in
- * MPI, and large ones stay at the sender (MPI's rendezvous), whose writers then wait: zero-copy writers until MPI has read
- * their frame, writers of copied frames once their comm's {@link SendBudget} is used up. When the reader
- * catches up (or the comm closes) the envelope is routed and the source resumes. Other ranks keep flowing;
- * other comms from the paused rank wait with it, since one rank's messages must be taken in order.
+ * <p><b>Flow control.</b> Every DATA message is checked against the credit its comm granted ({@link CreditWindow}):
+ * a writer waits for credit at its end, so a reader that falls behind stops only its own comm's writers, and
+ * nothing is ever held back here (other comms from the same rank, and CONNECTs, keep flowing). A message beyond
+ * the credit (a peer ignoring flow control, or more than a handshake's 64 KiB before the handshake opened the
+ * window) ends the comm with a protocol error, its frames received into nothing and dropped.
  *
- * <p><b>Before the handshake.</b> The same hold keeps a DATA message larger than {@link
- * io.dask4j.comm.LimitedComm#HANDSHAKE_MAX_MESSAGE_BYTES} (64 KiB) from a comm whose handshake has not ended
- * unallocated, until the handshake lifts the limit or the comm closes (then it is dropped). Tcp rejects such a
- * message outright; here a legitimate one can arrive early, because the engine matches messages as they come
- * while the handshake thread reads the peer's earlier handshake messages from the comm's inbox.
- *
- * <p>Every method runs on the thread driving the engine, under its lock, except {@link #requestResume}.
+ * <p>Every method runs on the thread driving the engine, under its lock.
  */
 final class InboundDemux implements InboundRouter {
 
@@ -56,51 +47,12 @@ final class InboundDemux implements InboundRouter {
     private final MpiTransport transport;
     private final BufferPool pool;
     private final FrameCursor[] cursors;
-    /** Per source: a copy of the DATA envelope held back, or null. */
-    private final MemorySegment[] held;
-    private final MpiComm[] heldFor;
-    private int paused;
-    private volatile boolean resumeRequested;
 
     InboundDemux(MpiTransport transport, BufferPool pool, int size, MpiTransportOptions limits) {
         this.transport = transport;
         this.limits = limits;
         this.pool = pool;
         this.cursors = new FrameCursor[size];
-        this.held = new MemorySegment[size];
-        this.heldFor = new MpiComm[size];
-    }
-
-    @Override
-    public boolean isPaused(int source) {
-        return held[source] != null;
-    }
-
-    @Override
-    public boolean anyPaused() {
-        return paused > 0;
-    }
-
-    /** A comm's reader caught up or the comm closed: look at held envelopes at the next pass. Any thread. */
-    void requestResume() {
-        resumeRequested = true;
-    }
-
-    @Override
-    public void onPass() {
-        if (paused == 0 || !resumeRequested) {
-            return;
-        }
-        resumeRequested = false;
-        for (int source = 0; source < held.length; source++) {
-            MemorySegment envelope = held[source];
-            if (envelope != null && !mustHold(heldFor[source], envelope)) {
-                held[source] = null;
-                heldFor[source] = null;
-                paused--;
-                onEnvelope(source, envelope);
-            }
-        }
     }
 
     @Override
@@ -119,10 +71,10 @@ final class InboundDemux implements InboundRouter {
         }
     }
 
-    /** The peer's reader read more of what a comm of ours wrote; malformed or stale credits are dropped. */
+    /** The peer's reader granted credit, or its writer asks for some; malformed or stale credits are dropped. */
     private void onCredit(int source, MemorySegment data) {
         try {
-            if (Envelope.kind(data) != Envelope.CREDIT) {
+            if (Envelope.kind(data) != Envelope.CREDIT || data.byteSize() != Envelope.CREDIT_BYTES) {
                 return;
             }
         } catch (ProtocolException e) {
@@ -130,7 +82,12 @@ final class InboundDemux implements InboundRouter {
         }
         MpiComm comm = transport.comm(Envelope.dst(data));
         if (comm != null && comm.peerRank() == source && comm.peerId() == Envelope.src(data)) {
-            comm.onCredit(Envelope.aux(data));
+            CreditWindow.Credit credit = Envelope.credit(data);
+            if (credit == null) {
+                comm.onCreditRequest();
+            } else {
+                comm.onCredit(credit);
+            }
         }
     }
 
@@ -233,14 +190,7 @@ final class InboundDemux implements InboundRouter {
                     comm.onRejected();
                 }
             }
-            case Envelope.DATA -> {
-                MpiComm target = comm != null && comm.peerId() == src ? comm : null;
-                if (target != null && mustHold(target, data)) {
-                    hold(source, target, data);
-                } else {
-                    onData(source, target, data);
-                }
-            }
+            case Envelope.DATA -> onData(source, comm != null && comm.peerId() == src ? comm : null, data);
             case Envelope.CLOSE -> {
                 if (comm != null) {
                     comm.onPeerClosed();
@@ -253,42 +203,6 @@ final class InboundDemux implements InboundRouter {
             }
             default -> { }
         }
-    }
-
-    /**
-     * Whether a DATA envelope for {@code comm} must wait: its reader is far behind, or the comm's handshake has
-     * not ended and the message is larger than a handshake's (its frames are not allocated before the peer has
-     * proven itself; a legitimate first message can arrive before the handshake has read the peer's last
-     * handshake message, since MPI delivers in order but the handshake thread reads later).
-     */
-    private static boolean mustHold(MpiComm comm, MemorySegment envelope) {
-        return comm.overBudget() || (comm.state() == MpiComm.OPEN && comm.handshakeLimited()
-                && announcedBytes(comm, envelope) > comm.acceptBytes());
-    }
-
-    /** The bytes a DATA envelope and the frames it announces take; 0 if malformed (onData reports that). */
-    private static long announcedBytes(MpiComm comm, MemorySegment envelope) {
-        if (Envelope.inline(envelope)) {
-            return envelope.byteSize();
-        }
-        try {
-            ByteBuffer in = envelope.asSlice(Envelope.BYTES).asByteBuffer();
-            long limit = comm.options().maxMessageBytes();
-            int headerBytes = WireCodec.readPrelude(in, limit);
-            if (headerBytes > in.remaining()) {
-                return 0;
-            }
-            return envelope.byteSize() + WireCodec.decodeHeader(in.slice(in.position(), headerBytes), limit).frameBytes();
-        } catch (ProtocolException e) {
-            return 0;
-        }
-    }
-
-    private void hold(int source, MpiComm comm, MemorySegment data) {
-        held[source] = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
-        heldFor[source] = comm;
-        paused++;
-        comm.heldBack();
     }
 
     private void onData(int source, MpiComm comm, MemorySegment data) {
@@ -314,6 +228,13 @@ final class InboundDemux implements InboundRouter {
             return;
         }
         boolean accepting = comm != null && comm.state() == MpiComm.OPEN;
+        if (accepting && !comm.accept(CreditWindow.cost(header.frameBytes()))) {
+            // Beyond the credit this comm granted (a peer that ignores flow control, or a large message before the
+            // handshake opened the window): nothing is allocated, its frames are dropped, the comm ends.
+            comm.onPeerAborted("protocol error from " + comm.peerAddress() + ": a message of " + header.frameBytes()
+                    + " frame bytes beyond the credit this end granted");
+            accepting = false;
+        }
         if (inline) {
             if (accepting) {
                 comm.enqueue(inlineMessage(header, data, inlineOffset));

@@ -38,9 +38,9 @@ final class IncomingMessage {
         return header;
     }
 
-    /** What the message costs the receiver while unread: its frames plus a fixed allowance for the rest. */
+    /** What the message costs its comm's byte window until read ({@link CreditWindow#cost}). */
     long bytes() {
-        return header.frameBytes() + 256;
+        return CreditWindow.cost(header.frameBytes());
     }
 
     MemorySegment frame(int index) {

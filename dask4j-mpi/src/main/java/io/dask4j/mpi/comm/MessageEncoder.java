@@ -17,8 +17,8 @@ import java.util.List;
  * from the frame's own memory when it is native and large (no copy at all; the writer waits until MPI is
  * done with it) or from a pooled copy otherwise. Either way the write returns only when MPI no longer reads
  * the frames' memory (copies are made before it returns; zero-copy sends, chunked or not, are waited for),
- * so a reader may write a received message on and then release it. Copies still in flight are bounded per
- * comm by its {@link SendBudget}: past it, the writer waits before copying.
+ * so a reader may write a received message on and then release it. Copies in flight are bounded per comm by
+ * the credit its peer granted ({@link CreditWindow}): without credit, the writer waits before copying.
  *
  * <p>Thread-safe: the header codec is per thread; writers of one comm are serialized by the comm.
  */
@@ -40,21 +40,6 @@ final class MessageEncoder {
 
     /** An encoded DATA message, and whether it sends straight from the caller's memory (then the writer waits). */
     record Prepared(OutgoingMessage message, boolean zeroCopy) {
-    }
-
-    /**
-     * The frame bytes {@link #data} copies into pooled memory for {@code message} (heap frames, and native
-     * frames up to {@link #ZERO_COPY_BYTES}): what a write counts against its comm's {@link SendBudget}.
-     */
-    static long copiedBytes(Message message) {
-        long bytes = 0;
-        for (Frame frame : message.frames()) {
-            MemorySegment data = frame.segment();
-            if (!data.isNative() || data.byteSize() <= ZERO_COPY_BYTES) {
-                bytes += data.byteSize();
-            }
-        }
-        return bytes;
     }
 
     Prepared data(MpiComm comm, Message message, boolean mayZeroCopy) {
@@ -112,7 +97,7 @@ final class MessageEncoder {
     /**
      * The MPI sends a write of {@code message} takes at most: the envelope, and each frame's chunks of at most
      * {@code chunkBytes} (one for an empty frame or inline frames, which send none: counting more
-     * than is sent keeps {@link SendBudget} and {@link PeerSendOrder} on the safe side). Any thread.
+     * than is sent keeps {@link PeerSendOrder} on the safe side). Any thread.
      */
     static int mpiSends(Message message, long chunkBytes) {
         long sends = 1;
@@ -122,11 +107,11 @@ final class MessageEncoder {
         return (int) Math.min(sends, Integer.MAX_VALUE);
     }
 
-    /** A CREDIT for {@code read} DATA messages read from the peer's comm {@code dst} by comm {@code src}. */
-    OutgoingMessage credit(int dest, int dst, int src, int read) {
-        MemorySegment buffer = pool.acquire(Envelope.BYTES);
-        MemorySegment envelope = buffer.asSlice(0, Envelope.BYTES);
-        Envelope.write(envelope, Envelope.CREDIT, (byte) 0, dst, src, read);
+    /** A CREDIT from comm {@code src} to the peer's comm {@code dst}: {@code credit}, or a request if null. */
+    OutgoingMessage credit(int dest, int dst, int src, CreditWindow.Credit credit) {
+        MemorySegment buffer = pool.acquire(Envelope.CREDIT_BYTES);
+        MemorySegment envelope = buffer.asSlice(0, Envelope.CREDIT_BYTES);
+        Envelope.writeCredit(envelope, dst, src, credit, credit == null);
         return new OutgoingMessage(null, dest, MpiTransport.TAG_CREDIT, envelope, List.of(), List.of(buffer), pool);
     }
 

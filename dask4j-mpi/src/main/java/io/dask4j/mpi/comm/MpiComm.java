@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,24 +27,21 @@ import java.util.concurrent.locks.LockSupport;
  * (caller-runs); a virtual thread parks until the engine wakes it. {@link #write} posts the message from the
  * writer's thread when the engine's lock is free ({@link ProgressEngine#tryPost}), else queues it for the engine.
  *
- * <p><b>Waiting writers.</b> A write that copies its frames returns once they are copied, unless the comm's
- * sends or copies still in flight exceed its {@link SendBudget}, or the sends of this rank to the peer rank exceed
- * their {@link PeerSendOrder} window: then it waits for sends to complete first. It also waits while {@link
- * MpiTransportOptions#readWindow} of its messages are unread by the peer's reader, which says what it has read with a CREDIT every
- * {@link #CREDIT_BATCH} messages: small messages complete in MPI as soon as the library has buffered them, so
- * without credits a writer to a reader that stopped reading never waited, and the peer's MPI library held
- * everything unmatched (as tcp's writer waits on a full socket, this one waits on credits). A write
- * sent from the caller's native memory returns once MPI is done reading it.
+ * <p><b>Waiting writers.</b> A writer waits only for credit: its peer's reader grants it in messages and bytes
+ * ({@link CreditWindow}), so a writer to a reader that stopped reading waits once the reader's window is unread,
+ * and nothing else does (as tcp's writer waits on a full socket). Where the ABI needs it, the sends of this rank to
+ * the peer rank also stay within their {@link PeerSendOrder} window. A write that copies its frames then returns
+ * once they are copied; a write sent from the caller's native memory returns once MPI is done reading it.
  *
  * <p><b>Push mode.</b> After {@link #receive}, the thread driving the engine hands each complete message to the
  * handler at the end of a pass ({@link MpiTransport#deliver}): no reader thread, no wake-up. A paused handler
- * reads nothing, so it sends no CREDIT and the peer's writers wait once their window is unread, as for a reader
- * that stops reading. A handler may write: on the engine's thread a write never waits (it copies its frames,
- * takes its credit and budget even past their limits, and is posted at once), since nothing else would move
- * the engine meanwhile; a handler that writes floods must pause itself. Its {@link #close} does not wait for
- * the flush either.
+ * reads nothing, so it grants no credit and the peer's writers wait once its window is unread, as for a reader
+ * that stops reading. A handler may write: on the engine's thread a write never waits (its frames are copied, and
+ * it goes at once if credit allows, else joins the comm's backlog, which arriving credit drains in order), since
+ * nothing else would move the engine meanwhile; a handler that writes floods must pause itself. Its {@link #close}
+ * does not wait for the flush either.
  *
- * <p><b>Interrupts.</b> A reader, or a writer waiting for the send budget, that is interrupted gets a {@link
+ * <p><b>Interrupts.</b> A reader, or a writer waiting for credit, that is interrupted gets a {@link
  * CommClosedException} with its interrupt flag still set (the comm stays open). A zero-copy writer waits for
  * MPI regardless (it must not return while MPI reads its memory) and keeps its flag; {@link #close} stops
  * flushing when interrupted and closes.
@@ -77,26 +73,18 @@ final class MpiComm implements LimitedComm {
     private final Address peerAddress;
     private final ConcurrentLinkedQueue<IncomingMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger unsentMessages = new AtomicInteger();
-    private final SendBudget sendBudget;
-    /** Messages a writer may have unread by the peer's reader before it waits for a CREDIT. */
-    private final int readWindow;
-    /** Bytes of received, unread messages past which the next DATA for this comm is held back. */
-    private final long inboxLimit;
+    /** The credit this comm's peer granted and this comm grants (see {@link CreditWindow}). */
+    private final CreditWindow flow = new CreditWindow();
+    /** Writes made on the engine's thread that wait for credit, in order (see {@link #writeWhileDriving}). */
+    private final ConcurrentLinkedQueue<Pending> backlog = new ConcurrentLinkedQueue<>();
     /** The window on this rank's sends to the peer rank, shared with the other comms to it. */
     private final PeerSendOrder peerSendOrder;
     /** Messages handed to the engine and not posted yet: a direct send must not overtake them. */
     private final AtomicInteger queued = new AtomicInteger();
-    /** Bytes of received messages not read yet (receive-side back-pressure, see {@link InboundDemux}). */
-    private final AtomicLong inboxBytes = new AtomicLong();
-    /** Writer side: messages written that the peer's reader has not credited yet. */
-    private final AtomicInteger uncredited = new AtomicInteger();
-    /** Reader side: messages read since the last CREDIT sent for them. */
-    private final AtomicInteger readSinceCredit = new AtomicInteger();
-    private volatile boolean heldBack;
-    /** The largest DATA message routed to this comm now: a handshake's size until {@link #liftHandshakeLimit}. */
-    private volatile long acceptBytes;
     private final Object writeLock = new Object();
     private volatile int peerId;
+    /** close() queued its CLOSE behind the backlog: no more writes; the comm closes when the CLOSE is posted. */
+    private volatile boolean closingAfterBacklog;
     private volatile int state;
     private volatile String closeReason = "comm closed";
     private volatile Thread reader;
@@ -116,16 +104,11 @@ final class MpiComm implements LimitedComm {
         this.id = id;
         this.peerRank = peerRank;
         this.peerSendOrder = transport.sendOrder(peerRank);
-        MpiTransportOptions limits = transport.options();
-        this.sendBudget = new SendBudget(limits.sendBudgetBytes(), limits.sendsInFlight());
-        this.readWindow = limits.readWindow();
-        this.inboxLimit = limits.inboxBytes();
         this.peerId = peerId;
         this.state = state;
         this.options = options;
         this.localAddress = localAddress;
         this.peerAddress = peerAddress;
-        this.acceptBytes = Math.min(options.maxMessageBytes(), HANDSHAKE_MAX_MESSAGE_BYTES);
     }
 
     int id() {
@@ -149,22 +132,24 @@ final class MpiComm implements LimitedComm {
     }
 
     /**
-     * The handshake succeeded: larger messages may now reach the reader, including one the engine already holds
-     * back (see {@link InboundDemux}). Handshaking thread.
+     * The handshake succeeded: this comm's receive window opens to its configured size, announced to the peer in a
+     * CREDIT (until then the peer may send only a handshake's worth, see {@link CreditWindow}). Handshaking thread.
      */
     @Override
     public void liftHandshakeLimit(long maxMessageBytes) {
-        acceptBytes = maxMessageBytes;
-        transport.onRoom();
+        MpiTransportOptions limits = transport.options();
+        sendCredit(flow.open(limits.readWindow(), limits.inboxBytes()));
     }
 
-    /** Whether the handshake has not lifted the limit on message size yet. Any thread. */
-    boolean handshakeLimited() {
-        return acceptBytes < options.maxMessageBytes();
+    /** Whether this comm's receive window is open (its handshake has ended). Any thread. */
+    boolean windowOpen() {
+        return flow.isOpen();
     }
 
-    long acceptBytes() {
-        return acceptBytes;
+    private void sendCredit(CreditWindow.Credit credit) {
+        if (credit != null && state == OPEN) {
+            transport.credit(this, credit);
+        }
     }
 
     @Override
@@ -276,17 +261,7 @@ final class MpiComm implements LimitedComm {
     }
 
     private void consumed(IncomingMessage message) {
-        long left = inboxBytes.addAndGet(-message.bytes());
-        if (heldBack && left <= inboxLimit) {
-            heldBack = false;
-            transport.onRoom();
-        }
-        if (readSinceCredit.incrementAndGet() >= CREDIT_BATCH) {
-            int read = readSinceCredit.getAndSet(0);
-            if (read > 0 && state == OPEN) {
-                transport.credit(this, read);
-            }
-        }
+        sendCredit(flow.read(message.bytes()));
     }
 
     /** Whether nothing waits in the inbox (read or not complete). Any thread; for tests. */
@@ -302,35 +277,32 @@ final class MpiComm implements LimitedComm {
 
     @Override
     public void write(Message message) {
-        if (state != OPEN) {
+        if (state != OPEN || closingAfterBacklog) {
             throw closed();
         }
-        long copied = MessageEncoder.copiedBytes(message);
+        long cost = CreditWindow.cost(message.frameBytes());
         int sends = MessageEncoder.mpiSends(message, transport.options().chunkBytes());
-        boolean driving = transport.engine().isDriving();
-        if (driving) {
-            copied = message.frameBytes(); // every frame is copied: this thread cannot wait for MPI to read them
-            takeWhileDriving(copied, sends);
-        } else {
-            takeBudget(copied, sends);
+        ProgressEngine engine = transport.engine();
+        if (engine.isDriving()) {
+            writeWhileDriving(message, cost, sends);
+            return;
         }
+        takeCredit(cost, sends);
         OutgoingMessage out;
         boolean zeroCopy;
         try {
             synchronized (writeLock) {
-                MessageEncoder.Prepared prepared = transport.prepare(this, message, !driving);
+                MessageEncoder.Prepared prepared = transport.prepare(this, message, true);
                 out = prepared.message();
                 zeroCopy = prepared.zeroCopy();
             }
         } catch (RuntimeException | Error e) {
-            sendBudget.give(copied, sends);
             peerSendOrder.give(sends);
-            uncredited.decrementAndGet();
+            flow.untake(cost);
             throw e;
         }
-        out.budget(copied, sends);
+        out.budget(cost, sends);
         unsentMessages.incrementAndGet();
-        ProgressEngine engine = transport.engine();
         if (!zeroCopy && queued.get() == 0) {
             // Posted from this thread if the engine's lock is free (nothing of ours is queued before it, so it
             // cannot overtake), else queued for the engine; posting counts it off either way.
@@ -350,20 +322,21 @@ final class MpiComm implements LimitedComm {
     }
 
     /**
-     * Waits until the comm's sends and copies in flight leave room for a message's share, then takes it.
-     * Before anything is copied, so an interrupt or a close can end the wait without a trace. Writer's thread.
+     * Waits until the peer's reader has granted credit for the message and the ordering guard has room, then takes
+     * both. Before anything is copied, so an interrupt or a close can end the wait without a trace. A writer that
+     * must wait for credit asks the reader for it once ({@link CreditWindow#request}). Writer's thread.
      */
-    private void takeBudget(long bytes, int sends) {
-        if (tryTakeAll(bytes, sends)) {
+    private void takeCredit(long cost, int sends) {
+        if (tryTakeAll(cost, sends)) {
             return;
         }
         Thread me = Thread.currentThread();
         writer = me;
         peerSendOrder.waiting(me);
         try {
-            // Completions (onSendDone, and the peer's drain for the send window) wake us; awaitSends keeps the
-            // engine polling the sends meanwhile.
-            while (!tryTakeAll(bytes, sends)) {
+            // A CREDIT (onCredit) or a drain of the ordering window (onSendDone) wakes us; awaitSends keeps the engine
+            // polling the sends meanwhile.
+            while (!tryTakeAll(cost, sends)) {
                 if (state != OPEN) {
                     throw closed();
                 }
@@ -374,9 +347,11 @@ final class MpiComm implements LimitedComm {
                 if (transport.engine().failure() != null) {
                     throw new CommClosedException("MPI progress engine failed", transport.engine().failure());
                 }
+                if (!flow.fits(cost) && flow.request()) {
+                    transport.credit(this, null);
+                }
                 transport.engine().awaitSends(() -> state != OPEN
-                        || (uncredited.get() < readWindow && sendBudget.fits(bytes, sends) && peerSendOrder.fits(sends)),
-                        WAIT_SLICE_NANOS);
+                        || (backlog.isEmpty() && flow.fits(cost) && peerSendOrder.fits(sends)), WAIT_SLICE_NANOS);
             }
         } finally {
             writer = null;
@@ -384,44 +359,62 @@ final class MpiComm implements LimitedComm {
         }
     }
 
-    /**
-     * A write on the thread driving the engine (a push-mode handler's): nothing else moves the engine meanwhile, so
-     * it takes its credit and budget whatever is out. Only the ordering guard is waited for, by completing sends
-     * here (the guard keeps Open MPI from matching the wrong message, so it cannot be overdrawn).
-     */
-    private void takeWhileDriving(long bytes, int sends) {
-        ProgressEngine engine = transport.engine();
-        while (!peerSendOrder.tryTake(sends)) {
-            if (state != OPEN) {
-                throw closed();
-            }
-            if (engine.failure() != null) {
-                throw new CommClosedException("MPI progress engine failed", engine.failure());
-            }
-            if (engine.testRequests() == 0) {
-                Thread.onSpinWait();
-            }
-        }
-        uncredited.incrementAndGet();
-        sendBudget.take(bytes, sends);
-    }
-
-    /** Takes a credit, this comm's send budget and the peer's send window together, or none of them. */
-    private boolean tryTakeAll(long bytes, int sends) {
-        if (uncredited.incrementAndGet() > readWindow) {
-            uncredited.decrementAndGet();
-            return false;
-        }
-        if (!sendBudget.tryTake(bytes, sends)) {
-            uncredited.decrementAndGet();
+    /** Takes credit and the ordering guard's room together, or neither; never past writes still in the backlog. */
+    private boolean tryTakeAll(long cost, int sends) {
+        if (!backlog.isEmpty() || !flow.tryTake(cost)) {
             return false;
         }
         if (peerSendOrder.tryTake(sends)) {
             return true;
         }
-        sendBudget.give(bytes, sends);
-        uncredited.decrementAndGet();
+        flow.untake(cost);
         return false;
+    }
+
+    /**
+     * A write on the thread driving the engine (a push-mode handler's) never waits, since nothing else would move the
+     * engine meanwhile: its frames are copied now, and it goes at once if credit and the ordering guard allow, else it
+     * joins this comm's backlog, which credits and completed sends drain in order ({@link #flushBacklog}).
+     */
+    private void writeWhileDriving(Message message, long cost, int sends) {
+        OutgoingMessage out;
+        synchronized (writeLock) {
+            out = transport.prepare(this, message, false).message();
+        }
+        out.budget(cost, sends);
+        unsentMessages.incrementAndGet();
+        queued.incrementAndGet();
+        backlog.add(new Pending(out, cost, sends));
+        flushBacklog();
+    }
+
+    /** Posts the backlog's head messages while credit and the ordering guard allow. Thread driving the engine. */
+    private void flushBacklog() {
+        Pending next;
+        while ((next = backlog.peek()) != null) {
+            if (next.cost() >= 0) {
+                if (!flow.tryTake(next.cost())) {
+                    if (flow.request()) {
+                        transport.credit(this, null);
+                    }
+                    return;
+                }
+                if (!peerSendOrder.tryTake(next.sends())) {
+                    flow.untake(next.cost());
+                    return;
+                }
+            }
+            backlog.poll();
+            transport.engine().submit(next.out()); // posted at once: this thread drives
+            if (next.cost() < 0) {
+                markClosed("comm closed locally");
+            }
+        }
+        wake(writer); // a writer waits behind the backlog
+    }
+
+    /** A message waiting in the backlog for credit; a negative cost marks a control message (CLOSE). */
+    private record Pending(OutgoingMessage out, long cost, int sends) {
     }
 
     /**
@@ -453,16 +446,28 @@ final class MpiComm implements LimitedComm {
     @Override
     public void close() {
         int s = state;
-        if (s == CLOSED || s == REJECTED) {
+        if (s == CLOSED || s == REJECTED || closingAfterBacklog) {
             return;
         }
         if (s == OPEN || s == PEER_CLOSED) {
             waiter = Thread.currentThread();
             unsentMessages.incrementAndGet();
-            submit(transport.control(this, peerRank, Envelope.CLOSE, peerId, id));
-            if (transport.engine().isDriving()) {
-                markClosed("comm closed locally"); // posted already, after the data: MPI delivers it in order
-                return;
+            OutgoingMessage closing = transport.control(this, peerRank, Envelope.CLOSE, peerId, id);
+            if (!backlog.isEmpty()) {
+                // Writes wait for credit before it: the CLOSE follows them, and the comm closes once it is posted.
+                closingAfterBacklog = true;
+                queued.incrementAndGet();
+                backlog.add(new Pending(closing, -1, 0));
+                transport.engine().submit(engine -> flushBacklog());
+                if (transport.engine().isDriving()) {
+                    return;
+                }
+            } else {
+                submit(closing);
+                if (transport.engine().isDriving()) {
+                    markClosed("comm closed locally"); // posted already, after the data: MPI delivers it in order
+                    return;
+                }
             }
             // An interrupt ends the flush early (await returns at once), like tcp's close; the flag stays set.
             transport.engine().awaitSends(() -> unsentMessages.get() == 0 || state == CLOSED, CLOSE_FLUSH_NANOS);
@@ -486,7 +491,7 @@ final class MpiComm implements LimitedComm {
     @Override
     public boolean isClosed() {
         int s = state;
-        return s == CLOSED || s == PEER_CLOSED || s == REJECTED;
+        return closingAfterBacklog || s == CLOSED || s == PEER_CLOSED || s == REJECTED;
     }
 
     @Override
@@ -545,23 +550,15 @@ final class MpiComm implements LimitedComm {
         wake(waiter);
     }
 
-    /** Whether a new message must wait: the reader is far behind (and has something to read). Engine thread. */
-    boolean overBudget() {
-        return state == OPEN && inboxBytes.get() > inboxLimit && !inbox.isEmpty();
-    }
-
-    /** A message for this comm is held back until the reader catches up or the handshake ends. Engine thread. */
-    void heldBack() {
-        heldBack = true;
-        // The reader may have caught up between overBudget() and the flag: then it did not call onRoom.
-        if (!overBudget()) {
-            heldBack = false;
-            transport.onRoom();
-        }
+    /**
+     * A DATA message of {@code cost} bytes arrived for this comm: true (counted) if within the credit this comm
+     * granted, false if the peer broke the protocol. Engine thread.
+     */
+    boolean accept(long cost) {
+        return flow.accept(cost);
     }
 
     void enqueue(IncomingMessage message) {
-        inboxBytes.addAndGet(message.bytes());
         inbox.add(message);
         if (message.isComplete()) {
             wake(reader);
@@ -588,26 +585,32 @@ final class MpiComm implements LimitedComm {
         markClosed(reason);
     }
 
-    /** The peer's reader has read {@code read} more of this comm's messages. Engine thread. */
-    void onCredit(int read) {
-        if (read > 0) {
-            uncredited.addAndGet(-read);
-            wake(writer);
-        }
+    /** The peer's reader granted credit (read messages, or opened its window). Engine thread. */
+    void onCredit(CreditWindow.Credit credit) {
+        flow.credited(credit.messages(), credit.bytes(), credit.windowMessages(), credit.windowBytes(), credit.open());
+        flushBacklog();
+        wake(writer);
+    }
+
+    /** The peer's writer waits for credit: grant what was read, now or at the next read. Engine thread. */
+    void onCreditRequest() {
+        sendCredit(flow.peerWaits());
     }
 
     void onSendDone(OutgoingMessage message) {
-        sendBudget.give(message.budgetBytes(), message.budgetSends());
         peerSendOrder.give(message.budgetSends());
+        if (!backlog.isEmpty()) {
+            flushBacklog(); // the ordering guard may have drained
+        }
         wake(writer);
         if (unsentMessages.decrementAndGet() == 0) {
             wake(waiter);
         }
     }
 
-    /** Copied bytes of this comm's writes that MPI has not finished sending (a gauge for tests). Any thread. */
-    long unsentCopiedBytes() {
-        return sendBudget.outstandingBytes();
+    /** Bytes this comm wrote that the peer's reader has not credited back (a gauge for tests). Any thread. */
+    long uncreditedBytes() {
+        return flow.unackedBytes();
     }
 
     void onSendFailed(String reason) {
@@ -620,9 +623,6 @@ final class MpiComm implements LimitedComm {
             state = CLOSED;
         }
         transport.forget(this);
-        // A message held back for this comm (reader behind, or before the handshake) is dropped now.
-        heldBack = false;
-        transport.onRoom();
         wake(reader);
         wake(waiter);
         wake(writer);

@@ -34,9 +34,8 @@ import java.util.function.Consumer;
  * MPI keeps messages from one source in order, so the next frame messages from a source belong to the
  * last DATA envelope from it. Connecting sends CONNECT (to the listener port) and waits for ACCEPT (with
  * the acceptor's id) or REJECT (nothing listens); CLOSE is sent after the data it follows, ABORT at once.
- * A reader acknowledges what it has read with CREDIT envelopes on a tag of their own ({@value #TAG_CREDIT}), which
- * the engine matches even from a rank it has paused, and which may therefore overtake that rank's envelopes and
- * frames (see {@link MpiComm}). Messages for an unknown comm (closed, timed out) are received and dropped, frames
+ * Each comm's reader grants its writer credit in messages and bytes with CREDIT envelopes on a tag of their own
+ * ({@value #TAG_CREDIT}; see {@link CreditWindow}), so a slow reader stops only its own comm's writers. Messages for an unknown comm (closed, timed out) are received and dropped, frames
  * included.
  *
  * <p><b>Threads.</b> {@link #connect}, {@link #listener} and the comms' methods from any thread; {@link
@@ -46,7 +45,7 @@ public final class MpiTransport implements InboundRouter {
 
     static final int TAG_ENVELOPE = 1;
     static final int TAG_FRAME = 2;
-    /** Credits ({@link Envelope#CREDIT}): matched even from a paused rank, see {@link #unpausedTag}. */
+    /** Credits ({@link Envelope#CREDIT}): commutative, so they may overtake envelopes and frames. */
     static final int TAG_CREDIT = 3;
 
     private final int rank;
@@ -200,9 +199,9 @@ public final class MpiTransport implements InboundRouter {
         return comms.get(id);
     }
 
-    /** Tells the peer of {@code comm} that its reader has read {@code read} more DATA messages. Any thread. */
-    void credit(MpiComm comm, int read) {
-        engine.submit(encoder.credit(comm.peerRank(), comm.peerId(), comm.id(), read));
+    /** Sends {@code comm}'s peer a CREDIT granting {@code credit}, or (null) asking its reader for credit. Any thread. */
+    void credit(MpiComm comm, CreditWindow.Credit credit) {
+        engine.submit(encoder.credit(comm.peerRank(), comm.peerId(), comm.id(), credit));
     }
 
     /** Sends a control envelope that belongs to no comm (REJECT, an ABORT for a stale ACCEPT). */
@@ -261,33 +260,7 @@ public final class MpiTransport implements InboundRouter {
         }
     }
 
-    /** {@code comm}'s reader caught up, or it closed, while a message for it was held back. Any thread. */
-    void onRoom() {
-        demux.requestResume();
-        engine.wakeUp();
-    }
-
     // ---- InboundRouter: what the engine receives goes to the demux ----
-
-    @Override
-    public void onPass() {
-        demux.onPass();
-    }
-
-    @Override
-    public boolean isPaused(int source) {
-        return demux.isPaused(source);
-    }
-
-    @Override
-    public boolean anyPaused() {
-        return demux.anyPaused();
-    }
-
-    @Override
-    public int unpausedTag() {
-        return TAG_CREDIT;
-    }
 
     @Override
     public void onEager(int source, int tag, MemorySegment data) {

@@ -5,12 +5,10 @@ import io.dask4j.mpi.binding.MpiAbi;
 /**
  * Every limit of the mpi backend's transport, passed to {@link MpiTransport}'s constructor. Immutable.
  *
- * @param readWindow        messages a writer may have unread by the peer's reader before it waits for a CREDIT;
- *                          at least two credit batches ({@link MpiComm#CREDIT_BATCH}), so that ends with different
- *                          windows cannot wait on each other
- * @param inboxBytes        bytes of received, unread messages of one comm past which its next DATA is held back
- * @param sendBudgetBytes   copied bytes of one comm's writes that may be in flight before its writer waits
- * @param sendsInFlight     MPI sends (envelopes, frame chunks) of one comm that may be pending before its writer waits
+ * @param readWindow        the receive window of a comm in messages: how many its peer may have sent and its reader
+ *                          not yet credited back ({@link CreditWindow}); at least two credit batches
+ * @param inboxBytes        the receive window of a comm in bytes (frames plus 256 per message); one message larger
+ *                          than the whole window still passes, alone
  * @param peerSendWindow    sends to one rank that may be posted while an earlier one to it is incomplete
  *                          ({@link PeerSendOrder}); 0 turns the guard off (MPIs without Open MPI's 16-bit window)
  * @param chunkBytes        the largest MPI message a frame is sent in (MPI counts are {@code int}s); both ends must
@@ -22,8 +20,7 @@ import io.dask4j.mpi.binding.MpiAbi;
  * @param poolRetainBytes   native buffer memory the pool keeps for reuse
  * @param poolGcTriggerBytes native buffer memory lent out past which the pool asks the GC for lost buffers
  */
-public record MpiTransportOptions(int readWindow, long inboxBytes, long sendBudgetBytes, int sendsInFlight,
-                                  int peerSendWindow, long chunkBytes, long heapFrameBytes, long pooledFrameBytes,
+public record MpiTransportOptions(int readWindow, long inboxBytes, int peerSendWindow, long chunkBytes, long heapFrameBytes, long pooledFrameBytes,
                                   long pooledBudgetBytes, boolean blockingReceives, long poolRetainBytes,
                                   long poolGcTriggerBytes) {
 
@@ -32,18 +29,17 @@ public record MpiTransportOptions(int readWindow, long inboxBytes, long sendBudg
     public static final long MAX_CHUNK_BYTES = 1L << 30;
 
     public MpiTransportOptions {
-        if (readWindow < 2 * MpiComm.CREDIT_BATCH || inboxBytes <= 0 || sendBudgetBytes <= 0 || sendsInFlight <= 0
-                || peerSendWindow < 0 || chunkBytes <= 0 || chunkBytes > MAX_CHUNK_BYTES || heapFrameBytes < 0
+        if (readWindow < 2 * MpiComm.CREDIT_BATCH || inboxBytes < CreditWindow.INITIAL_BYTES || peerSendWindow < 0 || chunkBytes <= 0 || chunkBytes > MAX_CHUNK_BYTES || heapFrameBytes < 0
                 || pooledFrameBytes < 0 || pooledBudgetBytes < 0 || poolRetainBytes < 0 || poolGcTriggerBytes < 0) {
             throw new IllegalArgumentException("bad mpi transport options: " + MpiTransportOptions.this.toString()
-                    + " (readWindow must be at least " + 2 * MpiComm.CREDIT_BATCH + ", chunkBytes 1.."
-                    + MAX_CHUNK_BYTES + ")");
+                    + " (readWindow must be at least " + 2 * MpiComm.CREDIT_BATCH + ", inboxBytes at least "
+                    + CreditWindow.INITIAL_BYTES + ", chunkBytes 1.." + MAX_CHUNK_BYTES + ")");
         }
     }
 
     /** The built-in limits, with the ordering guard on (as Open MPI needs). */
     public static MpiTransportOptions defaults() {
-        return new MpiTransportOptions(16384, 256L << 20, 256L << 20, 4096, OPEN_MPI_PEER_SEND_WINDOW,
+        return new MpiTransportOptions(16384, 256L << 20, OPEN_MPI_PEER_SEND_WINDOW,
                 MAX_CHUNK_BYTES, 256L << 20, 1L << 20, 1024L << 20, false, 512L << 20, 1024L << 20);
     }
 
@@ -56,8 +52,7 @@ public record MpiTransportOptions(int readWindow, long inboxBytes, long sendBudg
         int peerWindow = abi.needsPeerSendOrder() ? OPEN_MPI_PEER_SEND_WINDOW : 0;
         return new MpiTransportOptions(
                 Math.max(2 * MpiComm.CREDIT_BATCH, Integer.getInteger("dask4j.mpi.readWindow", d.readWindow)),
-                mib("dask4j.mpi.inboxMiB", d.inboxBytes), mib("dask4j.mpi.sendBudgetMiB", d.sendBudgetBytes),
-                Integer.getInteger("dask4j.mpi.sendsInFlight", d.sendsInFlight),
+                mib("dask4j.mpi.inboxMiB", d.inboxBytes),
                 Integer.getInteger("dask4j.mpi.peerSendWindow", peerWindow), d.chunkBytes,
                 Long.getLong("dask4j.mpi.heapFrameBytes", d.heapFrameBytes),
                 Long.getLong("dask4j.mpi.pooledFrameBytes", d.pooledFrameBytes),
@@ -71,27 +66,22 @@ public record MpiTransportOptions(int readWindow, long inboxBytes, long sendBudg
     }
 
     public MpiTransportOptions withReadWindow(int messages) {
-        return new MpiTransportOptions(messages, inboxBytes, sendBudgetBytes, sendsInFlight, peerSendWindow, chunkBytes,
-                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+        return new MpiTransportOptions(messages, inboxBytes, peerSendWindow, chunkBytes, heapFrameBytes, pooledFrameBytes,
+                pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
     }
 
     public MpiTransportOptions withInboxBytes(long bytes) {
-        return new MpiTransportOptions(readWindow, bytes, sendBudgetBytes, sendsInFlight, peerSendWindow, chunkBytes,
-                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
-    }
-
-    public MpiTransportOptions withSendBudget(long bytes, int sends) {
-        return new MpiTransportOptions(readWindow, inboxBytes, bytes, sends, peerSendWindow, chunkBytes,
-                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+        return new MpiTransportOptions(readWindow, bytes, peerSendWindow, chunkBytes, heapFrameBytes, pooledFrameBytes,
+                pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
     }
 
     public MpiTransportOptions withPeerSendWindow(int sends) {
-        return new MpiTransportOptions(readWindow, inboxBytes, sendBudgetBytes, sendsInFlight, sends, chunkBytes,
-                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+        return new MpiTransportOptions(readWindow, inboxBytes, sends, chunkBytes, heapFrameBytes, pooledFrameBytes,
+                pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
     }
 
     public MpiTransportOptions withChunkBytes(long bytes) {
-        return new MpiTransportOptions(readWindow, inboxBytes, sendBudgetBytes, sendsInFlight, peerSendWindow, bytes,
-                heapFrameBytes, pooledFrameBytes, pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
+        return new MpiTransportOptions(readWindow, inboxBytes, peerSendWindow, bytes, heapFrameBytes, pooledFrameBytes,
+                pooledBudgetBytes, blockingReceives, poolRetainBytes, poolGcTriggerBytes);
     }
 }

@@ -31,7 +31,7 @@ final class OutgoingMessage implements Outbound, Completion {
     private volatile boolean done;
     private volatile int error;
     private volatile Thread waiter;
-    /** What this message took from its comm's {@link SendBudget}, given back when it is done. */
+    /** What this message cost its comm's credit, and its MPI sends (given back to {@link PeerSendOrder} when done). */
     private long budgetBytes;
     private int budgetSends;
 

@@ -9,10 +9,11 @@ import java.util.concurrent.locks.LockSupport;
  * MPI 4.1's ob1 numbers the messages to a peer with a 16-bit sequence number; a send it holds back for lack of
  * transport resources can be overtaken by later sends to the same peer, and once 65536 of them have gone past it
  * the receiver matches a later message in its place (README, Known gaps; {@code src/test/c/ordering_flood.c}).
- * Small sends complete as soon as MPI has buffered them, so the comms' {@link SendBudget}s, which count
- * incomplete sends, do not bound that: this counts every send of the comms' writes to the peer since the last
+ * Small sends complete as soon as MPI has buffered them, so the comms' credit ({@link CreditWindow}), which
+ * counts unread messages per comm, does not bound that: this counts every send of the comms' writes to the peer since the last
  * moment at which none to it was incomplete (control envelopes and credits, a few per connection and one per
- * thousand messages read, are not counted), and makes writers to the peer wait, once {@link MpiTransportOptions#peerSendWindow} have been posted, until
+ * thousand messages read, are not counted). Only where the ABI needs it ({@code MpiAbi#needsPeerSendOrder}: a
+ * window of 0 turns it off), and makes writers to the peer wait, once {@link MpiTransportOptions#peerSendWindow} have been posted, until
  * every send to it has completed. That over-counts (the true figure is the sends posted since the oldest
  * incomplete one), so the bound holds; its price is a drain of the sends to one peer every {@link MpiTransportOptions#peerSendWindow}
  * sends while some to it stay incomplete. A message takes its share while within the window, or whenever nothing
@@ -20,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Shared by every comm of this rank to one peer. {@link #tryTake} and {@link #fits} from writers, {@link
  * #give} from whichever thread completes a message; all lock-free (a waiting writer polls {@link #fits} while it
- * drives progress, see {@link SendBudget}). Waiting writers register with {@link #waiting} and are unparked when
+ * drives progress). Waiting writers register with {@link #waiting} and are unparked when
  * the sends to the peer have drained.
  */
 final class PeerSendOrder {

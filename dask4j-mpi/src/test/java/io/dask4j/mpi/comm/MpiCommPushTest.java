@@ -72,8 +72,9 @@ class MpiCommPushTest {
                     written.incrementAndGet();
                 }
             });
-            // One message read before the pause, no credit sent for it: the writer stops at the window.
-            Background.awaitTrue(() -> written.get() == 2048 && writer.parked());
+            // The writer stops at the window, asks for credit, gets it for the one message read before the pause,
+            // sends one more and stops for good: the paused handler reads nothing, so it grants nothing.
+            Background.awaitTrue(() -> written.get() == 2048 + 1 && writer.parked());
             assertThat(recorder.received).hasSize(1);
             recorder.onEach = m -> { };
             receiving[0].resume();

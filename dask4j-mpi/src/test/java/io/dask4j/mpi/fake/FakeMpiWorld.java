@@ -58,6 +58,7 @@ public final class FakeMpiWorld {
     private final Map<Long, Sent> matched = new HashMap<>();
     private long nextHandle = 1;
     private long sends;
+    private final Map<Integer, Long> sendsByTag = new HashMap<>();
 
     public FakeMpiWorld(int size, Options options) {
         this.options = options;
@@ -84,6 +85,11 @@ public final class FakeMpiWorld {
     /** Messages sent to {@code rank} that no probe has matched yet. */
     public synchronized int unmatched(int rank) {
         return ranks[rank].queue.size();
+    }
+
+    /** The MPI_Isends with {@code tag} of the world so far. */
+    public synchronized long sends(int tag) {
+        return sendsByTag.getOrDefault(tag, 0L);
     }
 
     /** Every MPI_Isend of the world so far. */
@@ -138,6 +144,7 @@ public final class FakeMpiWorld {
                     return rc != Mpi.SUCCESS ? rc : ERR_OTHER;
                 }
                 sends++;
+                sendsByTag.merge(tag, 1L, Long::sum);
                 long handle = newRequest(count <= options.eagerBytes());
                 ABI.writeHandle(request, 0, handle);
                 Sent sent = new Sent(rank, tag, buf.asSlice(0, count).toArray(ValueLayout.JAVA_BYTE),

@@ -17,10 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.dask4j.mpi.it.RankJob.check;
 
 /**
- * Two ranks; credits must pass a pause. Rank 1 sends rank 0 eight 1 MiB messages on one comm that rank 0 does
- * not read yet, so rank 0 pauses rank 1 (a 1 MiB inbox). Then rank 0 writes 20,000 small messages to rank 1 on
- * another comm, with the smallest read window (2,048): rank 1 reads them all, and its credits, which come from the paused
- * rank, must still reach rank 0's writer, or it would wait for ever. Last, rank 0 reads the eight messages.
+ * Two ranks; a slow comm must not stop another. Rank 1 writes rank 0 eight 1 MiB messages on one comm that rank 0
+ * does not read yet: with a 1 MiB window rank 1's writer waits for credit after the first. Meanwhile rank 0 writes
+ * 20,000 small messages to rank 1 on another comm, with the smallest read window (2,048): rank 1 reads them all, and
+ * its credits, which come from the rank whose other comm is stuck, must still reach rank 0's writer, or it would wait
+ * for ever. Last, rank 0 reads the eight messages and rank 1's writer finishes.
  * Prints {@code RANK 0 FLOOD DONE} and {@code RANK r OK}.
  */
 public final class CreditPastPauseMain {
@@ -53,8 +54,7 @@ public final class CreditPastPauseMain {
         // Connected before rank 1 is paused: a paused rank's ACCEPT would wait behind the pause too.
         Comm toPeer = Comms.connect(Address.mpi(1), RankJob.options(0));
         mpi.barrier(Duration.ofSeconds(60)); // both comms are up
-        mpi.barrier(Duration.ofSeconds(60)); // rank 1 has written its large messages
-        Thread.sleep(2_000);                 // and they have arrived: the third one paused rank 1
+        mpi.barrier(Duration.ofSeconds(60)); // rank 1's writer of large messages has started
         AtomicInteger written = new AtomicInteger();
         Thread writer = Thread.ofPlatform().start(() -> {
             for (int i = 0; i < SMALL; i++) {
@@ -80,13 +80,17 @@ public final class CreditPastPauseMain {
         Comm fromPeer = accepted.poll(20, TimeUnit.SECONDS);
         check(fromPeer != null, "rank 0's comm was accepted");
         mpi.barrier(Duration.ofSeconds(60));
-        for (int i = 0; i < LARGE; i++) {
-            toPeer.write(Message.of("large", Map.of("i", (long) i), List.of(Frame.of(new byte[1 << 20]))));
-        }
+        Thread writer = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < LARGE; i++) {
+                toPeer.write(Message.of("large", Map.of("i", (long) i), List.of(Frame.of(new byte[1 << 20]))));
+            }
+        });
         mpi.barrier(Duration.ofSeconds(60));
         for (int i = 0; i < SMALL; i++) {
             check(fromPeer.read().getLong("i") == i, "small message " + i + " in order");
         }
+        writer.join(60_000);
+        check(!writer.isAlive(), "the large messages went once rank 0 read them");
         toPeer.close();
     }
 }

@@ -69,7 +69,7 @@ class MpiSendSideJobsTest {
     @ParameterizedTest
     @EnumSource(MpiJob.Impl.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void creditsFromARankThatIsPausedStillReachItsWriters(MpiJob.Impl impl) throws Exception {
+    void aStuckCommDoesNotStopTheCreditsOfAnotherCommBetweenTheSameRanks(MpiJob.Impl impl) throws Exception {
         assertTwoRankJobPasses(impl, 120, "RANK 0 FLOOD DONE", CreditPastPauseMain.class);
     }
 

@@ -83,9 +83,8 @@ public final class SchedulerCommand implements Callable<Integer> {
             addresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
         CommOptions options = CommOptions.defaults().withInsecureNoAuth(insecureNoAuth).withIdentity("scheduler");
-        SchedulerConfig config = new SchedulerConfig(addresses, options,
-                allowedFailures, Duration.ofSeconds(heartbeatSeconds), Duration.ofMillis(2),
-                SchedulerConfig.DEFAULT_UNUSED_FUNCTION_BYTES);
+        SchedulerConfig config = SchedulerConfig.listeningOn(addresses.toArray(Address[]::new)).withOptions(options)
+                .withAllowedFailures(allowedFailures).withHeartbeatTimeout(Duration.ofSeconds(heartbeatSeconds));
         Scheduler scheduler = Scheduler.start(config);
         DashboardServer board;
         try {

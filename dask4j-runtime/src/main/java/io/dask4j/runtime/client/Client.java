@@ -7,6 +7,8 @@ import io.dask4j.comm.CommException;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.MessageHandler;
+import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.comm.serialize.Deserializer;
@@ -65,8 +67,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * (submit, map, scatter, compute, and a gather whose worker no longer answers) throws
  * {@link CommClosedException} at once. Make a new client to go on.
  *
- * <p>Thread-safe: any thread may submit, gather and release. One virtual thread reads the scheduler's
- * stream; results are fetched from workers on the calling thread (or virtual threads for several workers).
+ * <p>Thread-safe: any thread may submit, gather and release. The scheduler's stream is in push mode: its
+ * messages are handled on the transport's delivery thread; a submit is written on the calling thread while the
+ * stream is sparse; results are fetched from workers on the calling thread (or virtual threads for several
+ * workers), which stays awake briefly before it parks while waiting ({@link IdleOptions#defaults()}).
  */
 public final class Client implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Client.class);
@@ -83,7 +87,8 @@ public final class Client implements AutoCloseable {
     private final ConnectionPool pool;
     private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
     private final Gatherer gatherer;
-    private final Thread reader;
+    /** How long a thread waiting for a result stays awake before it parks (the answer is often microseconds away). */
+    private final IdleOptions idle = IdleOptions.defaults();
     private volatile AutoCloseable owned;
     /** Set by {@link #close} before its goodbye to the scheduler: from then on a closed connection is expected. */
     private volatile boolean closed;
@@ -103,8 +108,8 @@ public final class Client implements AutoCloseable {
         this.out = BatchedSend.of(comm, e -> markLost("sending failed: " + e.getMessage(), e));
         this.out.addSource(keys.releases);
         this.pool = new ConnectionPool(options, 4);
-        this.gatherer = new Gatherer(pool, background, this::checkConnected, new Deserializer(allowedClasses));
-        this.reader = Thread.ofVirtual().name("client-stream " + id).start(this::readStream);
+        this.gatherer = new Gatherer(pool, background, this::checkConnected, new Deserializer(allowedClasses), idle);
+        comm.receive(new StreamHandler());
     }
 
     /**
@@ -203,7 +208,8 @@ public final class Client implements AutoCloseable {
             GraphEncoder enc = new GraphEncoder(functions, Set.of(key), false);
             enc.add(key, identity, fn, args);
             DaskFuture<R> f = futureFor(key);
-            enc.sendAll(this::send);
+            enc.sendAll(this::queue);
+            out.flush();
             return f;
         });
     }
@@ -232,7 +238,8 @@ public final class Client implements AutoCloseable {
                 enc.add(key, fn, task, new Object[]{item});
                 futures.add(futureFor(key));
             }
-            enc.sendAll(this::send);
+            enc.sendAll(this::queue);
+            out.flush();
             return futures;
         });
     }
@@ -275,7 +282,8 @@ public final class Client implements AutoCloseable {
                 for (String k : toRun) {
                     result.put(k, futureFor(k));
                 }
-                enc.sendAll(this::send);
+                enc.sendAll(this::queue);
+                out.flush();
                 return null;
             });
         }
@@ -423,16 +431,26 @@ public final class Client implements AutoCloseable {
         return background;
     }
 
-    private synchronized void send(Message m) {
+    /**
+     * Sends {@code m} (after the releases waiting to go): written on the calling thread while the stream is sparse
+     * ({@link BatchedSend#flush}), so a lone message leaves without a sender-thread hop.
+     */
+    private void send(Message m) {
+        queue(m);
+        out.flush();
+    }
+
+    /** Queues {@code m} after the releases waiting to go; the caller flushes once it queued a submission's messages. */
+    private synchronized void queue(Message m) {
         if (closed) {
             throw new IllegalStateException("client " + id + " is closed");
         }
         checkConnected();
         Message released = keys.releases.take();
         if (released != null) {
-            out.send(released);
+            out.offer(released);
         }
-        out.send(m);
+        out.offer(m);
     }
 
     private Message request(Message m) {
@@ -456,16 +474,26 @@ public final class Client implements AutoCloseable {
         return lastError;
     }
 
-    private void readStream() {
-        try {
-            while (!closed) {
-                for (Message m : Batches.unpack(comm.read())) {
-                    onMessage(m);
+    /**
+     * The scheduler's stream in push mode: each message is handled on the transport's delivery thread (futures
+     * complete there, and user callbacks run on the background executor, never there). Nothing here writes or
+     * waits: replies go through the background executor or the sender.
+     */
+    private final class StreamHandler implements MessageHandler {
+        @Override
+        public void onMessage(Message batch) {
+            try {
+                for (Message m : Batches.unpack(batch)) {
+                    Client.this.onMessage(m);
                 }
+            } catch (RuntimeException e) {
+                LOG.warn("client {} could not handle a message from the scheduler: {}", id, e.toString());
             }
-        } catch (CommException e) {
-            markLost(e.getMessage(), e);
-        } finally {
+        }
+
+        @Override
+        public void onClose(CommException cause) {
+            markLost(cause.getMessage(), cause);
             markLost("its stream ended", null);
             keys.failPending(closed ? "client " + id + " was closed" : "client " + id + " lost its connection to the scheduler");
         }
@@ -555,7 +583,7 @@ public final class Client implements AutoCloseable {
     /** Releases every key this client holds, closes the connection (and the cluster it started, if any). */
     @Override
     public void close() {
-        synchronized (this) {   // the lock of send(): every message sent before is queued before the goodbye
+        synchronized (this) {   // the lock of queue(): every message sent before is queued before the goodbye
             if (closed) {
                 return;
             }
@@ -569,7 +597,7 @@ public final class Client implements AutoCloseable {
         out.close(2000);
         pool.close();
         background.shutdownNow();
-        reader.interrupt();
+        comm.abort();
         keys.failPending("client " + id + " was closed");
         AutoCloseable cluster = owned;
         if (cluster != null) {

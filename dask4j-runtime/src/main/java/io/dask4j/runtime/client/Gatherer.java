@@ -3,6 +3,8 @@ package io.dask4j.runtime.client;
 import io.dask4j.comm.serialize.SerializationException;
 import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Message;
+import io.dask4j.runtime.loop.Awake;
+import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ConnectionPool;
 import io.dask4j.runtime.protocol.NullValue;
@@ -33,17 +35,25 @@ final class Gatherer {
     private final Executor background;
     /** Throws if the client lost the scheduler, which would never report a key again. */
     private final Runnable checkConnected;
+    private final IdleOptions idle;
 
-    Gatherer(ConnectionPool pool, Executor background, Runnable checkConnected, Deserializer decoder) {
+    Gatherer(ConnectionPool pool, Executor background, Runnable checkConnected, Deserializer decoder, IdleOptions idle) {
         this.decoder = decoder;
         this.pool = pool;
         this.background = background;
         this.checkConnected = checkConnected;
+        this.idle = idle;
     }
 
     static void awaitDone(FutureState s, long deadlineNs) throws TimeoutException {
+        awaitDone(s, deadlineNs, IdleOptions.parkAtOnce());
+    }
+
+    /** Waits for {@code s} to be done, staying awake for {@code idle}'s budget before parking. */
+    static void awaitDone(FutureState s, long deadlineNs, IdleOptions idle) throws TimeoutException {
         while (true) {
             CompletableFuture<Void> done = s.done();
+            Awake.poll(idle, done::isDone);
             try {
                 done.get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
@@ -69,7 +79,7 @@ final class Gatherer {
             int[] versions = new int[states.size()];
             for (int i : todo) {
                 FutureState s = states.get(i);
-                awaitDone(s, deadlineNs);
+                awaitDone(s, deadlineNs, idle);
                 switch (s.status()) {
                     case ERROR -> throw new RemoteTaskException(s.key, s.error());
                     case CANCELLED -> throw new CancellationException("future " + s.key + " was cancelled");

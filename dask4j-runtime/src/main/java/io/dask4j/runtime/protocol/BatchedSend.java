@@ -17,10 +17,18 @@ import java.util.function.Consumer;
  * is sparse (the previous write carried at most two messages) a message goes out at once, so single
  * round trips stay fast; once writes carry more, the stream coalesces, so floods cost few writes.
  *
- * <p>{@link #send} never blocks on I/O and may be called from any thread (the scheduler's event loop
- * in particular); one sender thread does the writes. On a failed write the comm is aborted and the
- * batch dropped, never retried: "we cannot safely retry a write, as we have no idea what (if anything)
- * was actually written" (Dask's batched.py).
+ * <p>Two ways in. {@link #send} queues a message and wakes the sender thread, which writes: it never
+ * blocks on I/O, so any thread may call it, a transport's delivery thread included. {@link #offer} only
+ * queues, and {@link #flush} then writes what is queued <em>on the calling thread</em> while the stream is
+ * sparse and no other write is under way (no sender-thread hop: the reply to a lone message leaves at once),
+ * and otherwise leaves it to the sender thread, which coalesces. A flush may block in the comm's write, so
+ * it is for threads that may wait for the peer: an event loop whose peers always read, a task thread, the
+ * user's thread; never a delivery thread whose peer may be waiting for it. Writes never overlap and keep the
+ * order of {@code send}/{@code offer} calls (and each write takes the {@link #addSource sources} after the
+ * queued messages).
+ *
+ * <p>On a failed write the comm is aborted and the batch dropped, never retried: "we cannot safely retry a
+ * write, as we have no idea what (if anything) was actually written" (Dask's batched.py).
  *
  * <p>A peer that stops reading must not make this process hold its messages without end: once {@code maxUnsent}
  * messages wait unsent (default {@value #DEFAULT_MAX_UNSENT}), they are dropped, the comm is aborted and {@code
@@ -37,13 +45,18 @@ public final class BatchedSend implements MessageSink {
     private final long intervalNs;
     private final int maxBatch;
     private final int maxUnsent;
-    /** Set (under the lock) when the buffer overflowed; the sender then fails the comm. */
+    /** Set (under the lock) when the buffer overflowed; the writer that sees it fails the comm. */
     private boolean overflowed;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private List<Message> buffer = new ArrayList<>();
     private boolean closing;
+    /** A write is under way (the sender's or a flush's): the other waits, so that writes keep their order. */
+    private boolean writing;
+    /** onFailure was called (at most once, by whichever writer failed first). */
+    private boolean failureReported;
     private volatile boolean closed;
+    /** Time and size of the previous write: written by the writer holding the turn, read under the lock. */
     private long lastWriteNs;
     /** Messages in the previous write: after a tiny one the stream is sparse and latency matters more. */
     private int lastBatchSize;
@@ -75,6 +88,15 @@ public final class BatchedSend implements MessageSink {
 
     @Override
     public void send(Message message) {
+        enqueue(message, true);
+    }
+
+    /** Queues {@code message} without waking the sender: the caller {@link #flush}es (or {@link #poke}s) after. */
+    public void offer(Message message) {
+        enqueue(message, false);
+    }
+
+    private void enqueue(Message message, boolean wakeSender) {
         lock.lock();
         try {
             if (closing) {
@@ -82,8 +104,8 @@ public final class BatchedSend implements MessageSink {
             }
             if (buffer.size() < maxUnsent) {
                 buffer.add(message);
-                if (buffer.size() == 1 || buffer.size() >= maxBatch) {
-                    wake.signal();
+                if ((wakeSender && buffer.size() == 1) || buffer.size() >= maxBatch) {
+                    wake.signalAll();
                 }
                 return;
             }
@@ -91,11 +113,53 @@ public final class BatchedSend implements MessageSink {
             overflowed = true;
             closing = true;
             buffer = new ArrayList<>();
-            wake.signal();
+            wake.signalAll();
         } finally {
             lock.unlock();
         }
-        comm.abort();   // unblocks the sender's write, which then reports the overflow (see run)
+        comm.abort();   // unblocks the writer, which then reports the overflow (see failed)
+    }
+
+    /**
+     * Writes what is queued (and the sources' rows) now, on this thread, if the stream is sparse (the previous
+     * write carried at most two messages, or was an interval ago) and no write is under way; otherwise wakes
+     * the sender, which coalesces. See the class comment for who may call it.
+     */
+    public void flush() {
+        List<Message> batch;
+        lock.lock();
+        try {
+            if (writing || closing || !pending()) {
+                if (!writing && pending()) {
+                    wake.signalAll();
+                }
+                return;
+            }
+            if (lastBatchSize > SPARSE_BATCH && System.nanoTime() - lastWriteNs < intervalNs) {
+                wake.signalAll();
+                return;
+            }
+            writing = true;
+            batch = buffer;
+            buffer = new ArrayList<>(Math.max(16, batch.size()));
+        } finally {
+            lock.unlock();
+        }
+        try {
+            write(batch);
+        } catch (RuntimeException e) {
+            failed(e);
+        } finally {
+            lock.lock();
+            try {
+                writing = false;
+                if (pending()) {
+                    wake.signalAll();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /**
@@ -110,7 +174,7 @@ public final class BatchedSend implements MessageSink {
     public void poke() {
         lock.lock();
         try {
-            wake.signal();
+            wake.signalAll();
         } finally {
             lock.unlock();
         }
@@ -146,6 +210,10 @@ public final class BatchedSend implements MessageSink {
                         if (overflowed) {
                             throw new CommClosedException("aborted: too many messages unsent");
                         }
+                        if (writing) {
+                            wake.await();
+                            continue;
+                        }
                         if (!pending()) {
                             if (closing) {
                                 return;
@@ -163,50 +231,74 @@ public final class BatchedSend implements MessageSink {
                     }
                     batch = buffer;
                     buffer = new ArrayList<>(Math.max(16, batch.size()));
+                    writing = true;
                 } finally {
                     lock.unlock();
                 }
-                for (ColumnBatch c : sources) {
-                    Message m = c.take();
-                    if (m != null) {
-                        batch.add(m);
+                try {
+                    write(batch);
+                } finally {
+                    lock.lock();
+                    try {
+                        writing = false;
+                        wake.signalAll();
+                    } finally {
+                        lock.unlock();
                     }
                 }
-                if (batch.isEmpty()) {
-                    continue;
-                }
-                comm.write(batch.size() == 1 ? batch.getFirst() : Batches.pack(batch));
-                lastWriteNs = System.nanoTime();
-                lastBatchSize = batch.size();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException failed) {
-            RuntimeException e = failed;
-            lock.lock();
-            try {
-                if (overflowed) {
-                    e = new UnsentLimitException(comm.peerAddress() + " left " + maxUnsent
-                            + " messages unsent: it stopped reading; dropped them and the comm", failed);
-                    LOG.warn("{}", e.getMessage());
-                }
-            } finally {
-                lock.unlock();
-            }
-            comm.abort();
+        } catch (RuntimeException e) {
+            failed(e);
+        } finally {
             closed = true;
-            lock.lock();
-            try {
-                closing = true;
-                buffer.clear();
-            } finally {
-                lock.unlock();
+        }
+    }
+
+    /** Writes {@code batch} and the sources' rows as one message; the caller holds the write turn ({@code writing}). */
+    private void write(List<Message> batch) {
+        for (ColumnBatch c : sources) {
+            Message m = c.take();
+            if (m != null) {
+                batch.add(m);
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        comm.write(batch.size() == 1 ? batch.getFirst() : Batches.pack(batch));
+        lastWriteNs = System.nanoTime();
+        lastBatchSize = batch.size();
+    }
+
+    /** A write failed (or the buffer overflowed): aborts the comm, drops what waits, tells onFailure once. */
+    private void failed(RuntimeException failed) {
+        RuntimeException e = failed;
+        boolean report;
+        lock.lock();
+        try {
+            if (overflowed) {
+                e = new UnsentLimitException(comm.peerAddress() + " left " + maxUnsent
+                        + " messages unsent: it stopped reading; dropped them and the comm", failed);
+            }
+            report = !failureReported;
+            failureReported = true;
+            closing = true;
+            buffer.clear();
+            wake.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        comm.abort();
+        closed = true;
+        if (report) {
+            if (e instanceof UnsentLimitException) {
+                LOG.warn("{}", e.getMessage());
             }
             if (onFailure != null) {
                 onFailure.accept(e);
             }
-        } finally {
-            closed = true;
         }
     }
 
@@ -222,7 +314,7 @@ public final class BatchedSend implements MessageSink {
         lock.lock();
         try {
             closing = true;
-            wake.signal();
+            wake.signalAll();
         } finally {
             lock.unlock();
         }
@@ -240,7 +332,7 @@ public final class BatchedSend implements MessageSink {
         try {
             closing = true;
             buffer.clear();
-            wake.signal();
+            wake.signalAll();
         } finally {
             lock.unlock();
         }

@@ -10,6 +10,10 @@ import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.runtime.protocol.BatchedSend;
 import io.dask4j.runtime.protocol.Batches;
+import io.dask4j.runtime.protocol.MessageSink;
+import io.dask4j.runtime.loop.EventLoop;
+import io.dask4j.comm.MessageHandler;
+import io.dask4j.comm.Receiving;
 import io.dask4j.runtime.protocol.Ops;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,13 +24,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The scheduler server: listens on one or more addresses, runs the {@link SchedulerState} on a single
- * event-loop thread fed by a queue, and talks to every worker and client over a {@link BatchedSend}.
+ * The scheduler server: listens on one or more addresses, runs the {@link SchedulerState} on an {@link
+ * EventLoop}, and talks to every worker and client over a {@link BatchedSend}.
  *
  * <pre>{@code
  * Scheduler s = Scheduler.start(SchedulerConfig.listeningOn(Address.parse("tcp://127.0.0.1:0")));
@@ -35,37 +38,61 @@ import java.util.concurrent.atomic.AtomicLong;
  * s.close();
  * }</pre>
  *
- * <p><b>Threads.</b> One platform thread owns all task state ("dask4j-scheduler"); one virtual thread
- * per comm reads messages and enqueues them whole (a batch of thousands is one hand-off). {@link
- * #snapshot()}, {@link #view()}, {@link #taskStream}, {@link #address()} and {@link #close()} may be
- * called from any thread: the dashboard's HTTP threads only ever read views the loop published.
+ * <p><b>Threads.</b> All task state belongs to the event loop: one thread at a time owns it. Each comm is in
+ * push mode ({@link Comm#receive}): the transport's delivery thread runs the state machine itself when the
+ * loop is free (no hand-off), otherwise queues the message (a batch of thousands is one event) and wakes the
+ * loop's platform thread ("dask4j-scheduler"), which also runs the heartbeat checks and view publishing. The
+ * replies the events produce are written by the loop's owner straight to the comms while the streams are
+ * sparse ({@link BatchedSend#flush}), and coalesced by each stream's sender thread under load. A peer whose
+ * messages queue past {@link SchedulerConfig#maxQueuedEvents()} is paused until the loop catches up. {@link
+ * #snapshot()}, {@link #view()}, {@link #taskStream}, {@link #address()} and {@link #close()} may be called
+ * from any thread: the dashboard's HTTP threads only ever read views the loop published.
  */
 public final class Scheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final SchedulerConfig config;
     private final SchedulerState state;
-    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private final EventLoop loop;
     private final List<Listener> listeners = new ArrayList<>();
     private final Set<Peer> peers = ConcurrentHashMap.newKeySet();
+    /** Peers written to by the events since the last flush: loop owner only. */
+    private final List<Peer> dirty = new ArrayList<>();
     private final AtomicLong clientIds = new AtomicLong();
     private final AtomicLong messages = new AtomicLong();
     private final AtomicLong frameBytes = new AtomicLong();
-    private final Thread loop;
     private final ViewPublisher views;
     private volatile boolean running = true;
+    /** When the loop next checks heartbeats: loop owner only. */
+    private long nextCheckNs = System.nanoTime();
+    /** How often the loop's thread wakes for its periodic work (view publishing, heartbeat checks) at least. */
+    private static final long VIEW_TICK_MS = 200;
 
-    /** One connected comm, a worker or a client once registered. Fields other than comm/out: loop thread only. */
-    private static final class Peer {
+    /**
+     * One connected comm, a worker or a client once registered; the state machine's sink for it. Fields other
+     * than comm/out: loop owner only.
+     */
+    private final class Peer implements MessageSink {
         final Comm comm;
         final BatchedSend out;
         WorkerState worker;
         ClientState client;
         boolean gone;
+        boolean written;
 
         Peer(Comm comm, BatchedSend out) {
             this.comm = comm;
             this.out = out;
+        }
+
+        /** Queued for the flush at the end of the loop's turn (so a turn's messages to a peer go in one write). */
+        @Override
+        public void send(Message message) {
+            out.offer(message);
+            if (!written) {
+                written = true;
+                dirty.add(this);
+            }
         }
     }
 
@@ -73,8 +100,7 @@ public final class Scheduler implements AutoCloseable {
         this.config = config;
         this.state = new SchedulerState(config.allowedFailures(), config.unusedFunctionBytes());
         this.views = new ViewPublisher(state, () -> addresses().stream().map(Address::toString).toList());
-        this.loop = new Thread(null, this::runLoop, "dask4j-scheduler", 256L << 20);
-        this.loop.setDaemon(true);
+        this.loop = new EventLoop("dask4j-scheduler", config.idle(), config.maxQueuedEvents(), this::flush, this::periodic);
     }
 
     /**
@@ -86,7 +112,6 @@ public final class Scheduler implements AutoCloseable {
     public static Scheduler start(SchedulerConfig config) {
         config = withClusterSecret(config);
         Scheduler s = new Scheduler(config);
-        s.loop.start();
         try {
             for (Address a : config.listenAddresses()) {
                 s.listeners.add(Comms.listen(a, config.options(), s::serve));
@@ -125,7 +150,7 @@ public final class Scheduler implements AutoCloseable {
     /** A consistent snapshot taken on the event loop; waits at most 10 s. */
     public SchedulerSnapshot snapshot() {
         CompletableFuture<SchedulerSnapshot> result = new CompletableFuture<>();
-        events.add(() -> result.complete(state.snapshot(messages.get(), frameBytes.get())));
+        loop.execute(() -> result.complete(state.snapshot(messages.get(), frameBytes.get())));
         try {
             return result.get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -146,7 +171,7 @@ public final class Scheduler implements AutoCloseable {
             return v;
         }
         CompletableFuture<ClusterView> fresh = new CompletableFuture<>();
-        events.add(() -> fresh.complete(views.publish(System.nanoTime())));
+        loop.execute(() -> fresh.complete(views.publish(System.nanoTime())));
         try {
             return fresh.get(2, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -187,36 +212,58 @@ public final class Scheduler implements AutoCloseable {
         }
         Peer peer = new Peer(comm, new BatchedSend(comm, config.batchInterval().toNanos(), 20_000, e -> { }));
         peers.add(peer);
-        events.add(() -> register(peer, first));
-        try {
-            while (running) {
-                Message m = comm.read();
+        loop.execute(() -> register(peer, first));
+        Receiving[] receiving = new Receiving[1];
+        receiving[0] = comm.receive(new MessageHandler() {
+            @Override
+            public void onMessage(Message m) {
                 messages.incrementAndGet();
                 if (!m.frames().isEmpty()) {
                     frameBytes.addAndGet(m.frameBytes());
                 }
-                events.add(() -> handle(peer, m));
+                loop.execute(() -> handle(peer, m), receiving[0], true);
             }
-        } catch (CommException e) {
-            LOG.debug("comm from {} closed: {}", comm.peerAddress(), e.toString());
-        } finally {
-            peers.remove(peer);
-            events.add(() -> disconnected(peer));
+
+            @Override
+            public void onClose(CommException cause) {
+                LOG.debug("comm from {} closed: {}", comm.peerAddress(), cause.toString());
+                peers.remove(peer);
+                loop.execute(() -> disconnected(peer));
+            }
+        });
+    }
+
+    /** The end of each turn of the loop: writes what the events sent, straight to the comms while sparse. */
+    private void flush() {
+        for (Peer p : dirty) {
+            p.written = false;
+            p.out.flush();
         }
+        dirty.clear();
+    }
+
+    /** Heartbeat checks and view publishing, on the loop; returns when they are next due. */
+    private long periodic(long now) {
+        views.maybePublish(now);
+        if (now - nextCheckNs >= 0) {
+            nextCheckNs = now + TimeUnit.MILLISECONDS.toNanos(heartbeatMs());
+            checkHeartbeats(now);
+        }
+        return now + TimeUnit.MILLISECONDS.toNanos(VIEW_TICK_MS);
     }
 
     private void register(Peer peer, Message first) {
         try {
             if (first.op().equals(Ops.REGISTER_CLIENT)) {
                 String id = "client-" + clientIds.incrementAndGet();
-                peer.client = state.addClient(id, peer.comm.localAddress().scheme(), peer.out);
+                peer.client = state.addClient(id, peer.comm.localAddress().scheme(), peer);
             } else {
-                peer.worker = state.addWorker(first, peer.out, System.nanoTime(), workerHeartbeatMs());
+                peer.worker = state.addWorker(first, peer, System.nanoTime(), workerHeartbeatMs());
                 LOG.info("worker {} registered", peer.worker.id);
             }
         } catch (ProtocolException | IllegalArgumentException | ClassCastException e) {
             peer.out.send(Message.of(Ops.ERROR, Map.of("message", String.valueOf(e.getMessage()))));
-            peer.out.close(1000);
+            Thread.ofVirtual().start(() -> peer.out.close(1000));   // not on the loop: close waits for the flush
             peer.gone = true;
         }
     }
@@ -286,35 +333,6 @@ public final class Scheduler implements AutoCloseable {
         peer.out.abort();
     }
 
-    private void runLoop() {
-        List<Runnable> batch = new ArrayList<>();
-        long nextCheckNs = System.nanoTime();
-        while (running) {
-            try {
-                Runnable first = events.poll(200, TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    first.run();
-                    events.drainTo(batch, 10_000);
-                    for (Runnable r : batch) {
-                        r.run();
-                    }
-                    batch.clear();
-                }
-                long now = System.nanoTime();
-                views.maybePublish(now);
-                if (now - nextCheckNs >= 0) {
-                    nextCheckNs = now + TimeUnit.MILLISECONDS.toNanos(heartbeatMs());
-                    checkHeartbeats(now);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                // A bug in one handler must not stop the scheduler for everyone.
-                LOG.error("scheduler event failed", e);
-            }
-        }
-    }
-
     private void checkHeartbeats(long now) {
         for (WorkerState w : state.silentWorkers(now, config.heartbeatTimeout().toNanos())) {
             LOG.warn("worker {} missed its heartbeats; removing it", w.id);
@@ -337,7 +355,7 @@ public final class Scheduler implements AutoCloseable {
         }
         listeners.forEach(Listener::stop);
         CompletableFuture<Void> told = new CompletableFuture<>();
-        events.add(() -> {
+        loop.execute(() -> {
             for (Peer p : peers) {
                 if (p.worker != null) {
                     p.out.send(Message.of(Ops.CLOSE));
@@ -354,11 +372,6 @@ public final class Scheduler implements AutoCloseable {
             p.out.close(1000);
         }
         running = false;
-        loop.interrupt();
-        try {
-            loop.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

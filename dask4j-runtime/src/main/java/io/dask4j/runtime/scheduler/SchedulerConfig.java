@@ -2,6 +2,7 @@ package io.dask4j.runtime.scheduler;
 
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.runtime.loop.IdleOptions;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,10 +21,18 @@ import java.util.Objects;
  * @param unusedFunctionBytes serialized task functions that no task runs any more, in bytes, that the
  *     scheduler (and the workers) keep for reuse; past it the oldest are forgotten everywhere and travel
  *     again when a later task needs them (default {@value #DEFAULT_UNUSED_FUNCTION_BYTES})
+ * @param maxQueuedEvents the cap on events (each a message or a batch of messages from one peer) waiting for
+ *     the scheduler's event loop: past it the peer whose message came last is paused (it stops being read,
+ *     so the transport's flow control makes it wait) until the queue is down to half (default {@value
+ *     #DEFAULT_MAX_QUEUED_EVENTS}). Bounds the scheduler's memory under a flood of messages
+ * @param idle how long the event loop's thread stays awake after its last event before it parks (default
+ *     {@link IdleOptions#defaults()})
  */
 public record SchedulerConfig(List<Address> listenAddresses, CommOptions options, int allowedFailures,
-                              Duration heartbeatTimeout, Duration batchInterval, long unusedFunctionBytes) {
+                              Duration heartbeatTimeout, Duration batchInterval, long unusedFunctionBytes,
+                              int maxQueuedEvents, IdleOptions idle) {
     public static final long DEFAULT_UNUSED_FUNCTION_BYTES = 8L << 20;
+    public static final int DEFAULT_MAX_QUEUED_EVENTS = 4096;
 
     public SchedulerConfig {
         listenAddresses = List.copyOf(listenAddresses);
@@ -37,35 +46,50 @@ public record SchedulerConfig(List<Address> listenAddresses, CommOptions options
         if (unusedFunctionBytes < 0) {
             throw new IllegalArgumentException("unusedFunctionBytes must be >= 0: " + unusedFunctionBytes);
         }
+        if (maxQueuedEvents < 1) {
+            throw new IllegalArgumentException("maxQueuedEvents must be >= 1: " + maxQueuedEvents);
+        }
+        Objects.requireNonNull(idle, "idle");
     }
 
     /** Listens on {@code addresses} with default comm options and Dask's defaults for the rest. */
     public static SchedulerConfig listeningOn(Address... addresses) {
         return new SchedulerConfig(List.of(addresses), CommOptions.defaults().withIdentity("scheduler"), 3,
-                Duration.ofSeconds(30), Duration.ofMillis(2), DEFAULT_UNUSED_FUNCTION_BYTES);
+                Duration.ofSeconds(30), Duration.ofMillis(2), DEFAULT_UNUSED_FUNCTION_BYTES, DEFAULT_MAX_QUEUED_EVENTS,
+                IdleOptions.defaults());
     }
 
     public SchedulerConfig withOptions(CommOptions newOptions) {
         return new SchedulerConfig(listenAddresses, newOptions, allowedFailures, heartbeatTimeout, batchInterval,
-                unusedFunctionBytes);
+                unusedFunctionBytes, maxQueuedEvents, idle);
     }
 
     public SchedulerConfig withAllowedFailures(int n) {
         return new SchedulerConfig(listenAddresses, options, n, heartbeatTimeout, batchInterval,
-                unusedFunctionBytes);
+                unusedFunctionBytes, maxQueuedEvents, idle);
     }
 
     public SchedulerConfig withHeartbeatTimeout(Duration timeout) {
         return new SchedulerConfig(listenAddresses, options, allowedFailures, timeout, batchInterval,
-                unusedFunctionBytes);
+                unusedFunctionBytes, maxQueuedEvents, idle);
     }
 
     public SchedulerConfig withUnusedFunctionBytes(long bytes) {
-        return new SchedulerConfig(listenAddresses, options, allowedFailures, heartbeatTimeout, batchInterval, bytes);
+        return new SchedulerConfig(listenAddresses, options, allowedFailures, heartbeatTimeout, batchInterval, bytes, maxQueuedEvents, idle);
+    }
+
+    public SchedulerConfig withMaxQueuedEvents(int n) {
+        return new SchedulerConfig(listenAddresses, options, allowedFailures, heartbeatTimeout, batchInterval,
+                unusedFunctionBytes, n, idle);
+    }
+
+    public SchedulerConfig withIdle(IdleOptions newIdle) {
+        return new SchedulerConfig(listenAddresses, options, allowedFailures, heartbeatTimeout, batchInterval,
+                unusedFunctionBytes, maxQueuedEvents, newIdle);
     }
 
     public SchedulerConfig withBatchInterval(Duration interval) {
         return new SchedulerConfig(listenAddresses, options, allowedFailures, heartbeatTimeout, interval,
-                unusedFunctionBytes);
+                unusedFunctionBytes, maxQueuedEvents, idle);
     }
 }

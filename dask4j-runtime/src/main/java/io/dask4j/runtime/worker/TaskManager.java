@@ -6,6 +6,8 @@ import io.dask4j.comm.ProtocolException;
 import io.dask4j.runtime.client.Arguments;
 import io.dask4j.runtime.client.KeyRef;
 import io.dask4j.runtime.client.TaskFunction;
+import io.dask4j.runtime.loop.Awake;
+import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ErrorInfo;
 import io.dask4j.runtime.protocol.MessageSink;
@@ -31,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * "owned" and live until the scheduler frees them; inputs fetched from peers live while a local task
  * needs them.
  *
- * <p>Threads: the scheduler stream thread calls {@code on*}, fetch threads report transfers, task
+ * <p>Threads: the worker's control loop calls {@code on*}, fetch threads report transfers, task
  * threads run {@link #runTasks()}. {@code tasks} and {@code owned} are concurrent, so a task without
  * inputs to fetch starts and finishes without this object's monitor (a monitor shared by the stream
  * thread and the task threads stalled both under load); the fetch bookkeeping (waiters, references to
@@ -54,6 +56,8 @@ final class TaskManager {
     private final io.dask4j.runtime.protocol.ColumnBatch finished =
             new io.dask4j.runtime.protocol.ColumnBatch(Ops.TASKS_FINISHED, "keys", "runs", "nbytes", "start", "stop");
     private Runnable onFinished = () -> { };
+    private Runnable flushFinished = () -> { };
+    private final IdleOptions idle = IdleOptions.defaults();
     final AtomicLong tasksRun = new AtomicLong();
     final AtomicLong tasksFailed = new AtomicLong();
 
@@ -68,9 +72,14 @@ final class TaskManager {
         this.fetcher = fetcher;
     }
 
-    /** Finished tasks are reported in columns; {@code poke} is called when the first row of a batch arrives. */
-    io.dask4j.runtime.protocol.ColumnBatch finishedBatch(Runnable poke) {
+    /**
+     * Finished tasks are reported in columns. When no other task is ready, the task thread that finished one
+     * calls {@code flush} (it writes the report itself: the scheduler hears at once, with no hand-off); else
+     * {@code poke} is called for the first row of a batch, and the stream's sender coalesces the rows that follow.
+     */
+    io.dask4j.runtime.protocol.ColumnBatch finishedBatch(Runnable poke, Runnable flush) {
         this.onFinished = poke;
+        this.flushFinished = flush;
         return finished;
     }
 
@@ -278,11 +287,15 @@ final class TaskManager {
     /** The body of each task thread: runs ready tasks by priority until interrupted. */
     void runTasks() {
         while (!Thread.currentThread().isInterrupted()) {
-            WorkerTask t;
-            try {
-                t = ready.take();
-            } catch (InterruptedException e) {
-                return;
+            WorkerTask t = ready.poll();
+            if (t == null) {
+                // The next task often comes right after this one's report: stay awake briefly before parking.
+                Awake.poll(idle, () -> !ready.isEmpty() || Thread.currentThread().isInterrupted());
+                try {
+                    t = ready.take();
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
             if (!t.cancelled) {
                 try {
@@ -344,7 +357,10 @@ final class TaskManager {
                 }
             }
             // start/stop: the dashboard's task stream (start includes unpacking the arguments)
-            if (finished.add(t.key, (long) t.run, nbytes, startMicros, stopMicros)) {
+            boolean first = finished.add(t.key, (long) t.run, nbytes, startMicros, stopMicros);
+            if (ready.isEmpty()) {
+                flushFinished.run();
+            } else if (first) {
                 onFinished.run();
             }
         }

@@ -7,6 +7,10 @@ import io.dask4j.comm.CommException;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.MessageHandler;
+import io.dask4j.comm.Receiving;
+import io.dask4j.runtime.loop.EventLoop;
+import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.runtime.protocol.BatchedSend;
 import io.dask4j.runtime.protocol.Batches;
@@ -39,9 +43,12 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>A worker never reconnects: when its scheduler comm closes it shuts down (so a stale worker never
- * lingers). Threads: one virtual thread reads the scheduler stream, one sends heartbeats, N platform
- * threads run tasks, and each peer connection is served on its own virtual thread. Public methods may
- * be called from any thread.
+ * lingers). Threads: the control plane (the scheduler's stream, heartbeats) runs on an {@link EventLoop}: the
+ * transport's delivery thread handles a message itself when the loop is free and the message is small, else
+ * the loop's thread does. N platform threads run tasks; a finished task's report is written by its task thread
+ * when no other task is ready (one hand-off to the scheduler), else coalesced by the stream's sender. Peers'
+ * requests are answered on the delivery thread when the answer is small, else on a virtual thread. Public
+ * methods may be called from any thread.
  */
 public final class Worker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -52,6 +59,12 @@ public final class Worker implements AutoCloseable {
      * values as soon as it arrives, so smaller replies let its tasks start while the rest is in flight.
      */
     static final long MAX_REPLY_BYTES = 16L << 20;
+    /** A peer's request whose answer holds at most this many bytes is answered on the delivery thread. */
+    static final long INLINE_REPLY_BYTES = 64L << 10;
+    /** A scheduler message with at most this many rows is handled on the delivery thread when the loop is free. */
+    static final int INLINE_ROWS = 64;
+    /** Scheduler messages queued for the control loop before the scheduler's stream is paused. */
+    static final int MAX_QUEUED_EVENTS = 1024;
 
     private final WorkerConfig config;
     private final Path directory;
@@ -67,6 +80,8 @@ public final class Worker implements AutoCloseable {
     private BatchedSend toScheduler;
     private TaskManager tasks;
     private Fetcher fetcher;
+    private EventLoop control;
+    private long heartbeatMs;
     private String id;
 
     private Worker(WorkerConfig config) throws IOException {
@@ -117,11 +132,11 @@ public final class Worker implements AutoCloseable {
         if (!reply.op().equals(Ops.REGISTERED)) {
             throw new ProtocolException("scheduler refused the worker: " + reply.fields().getOrDefault("message", reply.op()));
         }
-        long heartbeatMs = reply.has("heartbeat_ms") ? reply.getLong("heartbeat_ms") : 1000;
-        toScheduler = BatchedSend.of(schedulerComm, e -> close());
+        heartbeatMs = reply.has("heartbeat_ms") ? reply.getLong("heartbeat_ms") : 1000;
+        toScheduler = BatchedSend.of(schedulerComm, e -> closeInBackground());
         tasks = new TaskManager(store, toScheduler, id, decoder);
         store.onLost(key -> toScheduler.send(Message.of(Ops.DATA_LOST, Map.of("key", key))));
-        toScheduler.addSource(tasks.finishedBatch(toScheduler::poke));
+        toScheduler.addSource(tasks.finishedBatch(toScheduler::poke, toScheduler::flush));
         fetcher = new Fetcher(pool, config.transfersPerPeer(), tasks, decoder);
         tasks.setFetcher(fetcher);
         for (int i = 0; i < config.nthreads(); i++) {
@@ -130,9 +145,31 @@ public final class Worker implements AutoCloseable {
             threads.add(t);
             t.start();
         }
-        threads.add(Thread.ofVirtual().name("worker-stream").start(this::readScheduler));
-        threads.add(Thread.ofVirtual().name("worker-heartbeat").start(() -> heartbeat(heartbeatMs)));
+        control = new EventLoop("dask4j-worker", IdleOptions.defaults(), MAX_QUEUED_EVENTS, () -> { }, this::heartbeat);
+        Receiving[] receiving = new Receiving[1];
+        receiving[0] = schedulerComm.receive(new MessageHandler() {
+            @Override
+            public void onMessage(Message batch) {
+                control.execute(() -> fromScheduler(batch), receiving[0], rows(batch) <= INLINE_ROWS);
+            }
+
+            @Override
+            public void onClose(CommException cause) {
+                if (!closed.isDone()) {
+                    LOG.info("worker {} lost its scheduler ({}); shutting down", id, cause.getMessage());
+                }
+                closeInBackground();
+            }
+        });
         LOG.info("worker {} registered with {}", id, config.scheduler());
+    }
+
+    /** Rows of a scheduler message (the longest column of its items), to keep big batches off the delivery thread. */
+    private static int rows(Message m) {
+        if (m.op().equals(Batches.OP)) {
+            return m.fields().get("msgs") instanceof List<?> items ? items.size() * INLINE_ROWS : 0;
+        }
+        return m.fields().get("keys") instanceof List<?> keys ? keys.size() : 1;
     }
 
     private Address defaultListenAddress() {
@@ -179,61 +216,102 @@ public final class Worker implements AutoCloseable {
                 tasks.functionsHeld());
     }
 
-    private void readScheduler() {
-        try {
-            while (!closed.isDone()) {
-                for (Message m : Batches.unpack(schedulerComm.read())) {
-                    switch (m.op()) {
-                        case Ops.COMPUTE_TASKS -> tasks.onComputeTasks(m);
-                        case Ops.FREE_KEYS -> tasks.onFreeKeys(m.getList("keys"));
-                        case Ops.FREE_FUNCTIONS -> tasks.onFreeFunctions(m.getList("ids"));
-                        case Ops.CLOSE -> {
-                            close();
-                            return;
-                        }
-                        case Ops.ERROR -> LOG.warn("scheduler reports an error: {}", m.fields());
-                        default -> LOG.warn("worker {} ignores unknown op '{}' from the scheduler", id, m.op());
-                    }
+    /** One message of the scheduler's stream, on the control loop. */
+    private void fromScheduler(Message batch) {
+        if (closed.isDone()) {
+            return;
+        }
+        for (Message m : Batches.unpack(batch)) {
+            switch (m.op()) {
+                case Ops.COMPUTE_TASKS -> tasks.onComputeTasks(m);
+                case Ops.FREE_KEYS -> tasks.onFreeKeys(m.getList("keys"));
+                case Ops.FREE_FUNCTIONS -> tasks.onFreeFunctions(m.getList("ids"));
+                case Ops.CLOSE -> {
+                    closeInBackground();
+                    return;
                 }
+                case Ops.ERROR -> LOG.warn("scheduler reports an error: {}", m.fields());
+                default -> LOG.warn("worker {} ignores unknown op '{}' from the scheduler", id, m.op());
             }
-        } catch (CommException e) {
-            LOG.info("worker {} lost its scheduler ({}); shutting down", id, e.getMessage());
-        } finally {
-            close();
         }
     }
 
-    private void heartbeat(long intervalMs) {
-        try {
-            while (!closed.isDone()) {
-                Thread.sleep(intervalMs);
-                toScheduler.send(Message.of(Ops.HEARTBEAT,
-                        io.dask4j.runtime.protocol.WorkerMetrics.collect(store.memoryBytes(), store.spilledBytes()).toFields()));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** Sends a heartbeat (on the control loop); returns when the next one is due. */
+    private long heartbeat(long now) {
+        if (!closed.isDone()) {
+            toScheduler.send(Message.of(Ops.HEARTBEAT,
+                    io.dask4j.runtime.protocol.WorkerMetrics.collect(store.memoryBytes(), store.spilledBytes()).toFields()));
+        }
+        return now + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(heartbeatMs);
+    }
+
+    /** {@link #close} on a thread of its own: it waits for the stream's flush, which a delivery thread must not. */
+    private void closeInBackground() {
+        if (!closed.isDone()) {
+            Thread.ofVirtual().name("worker-close").start(this::close);
         }
     }
 
+    /**
+     * A peer's connection, in push mode: a request whose answer is small is answered on the delivery thread
+     * (no hand-off; the peer is waiting for it); a bigger one on a virtual thread, with delivery paused meanwhile
+     * so that answers keep the order of the requests.
+     */
     private void serve(Comm comm) {
-        try {
-            while (!closed.isDone()) {
-                Message m = comm.read();
-                Message reply;
-                try {
-                    reply = switch (m.op()) {
-                        case Ops.GET_DATA -> getData(m);
-                        case Ops.PUT_DATA -> putData(m);
-                        default -> Message.of(Ops.ERROR, Map.of("message", "unknown op '" + m.op() + "'"));
-                    };
-                } catch (ProtocolException | IllegalArgumentException | ClassCastException e) {
-                    reply = Message.of(Ops.ERROR, Map.of("message", String.valueOf(e.getMessage())));
+        Receiving[] receiving = new Receiving[1];
+        receiving[0] = comm.receive(new MessageHandler() {
+            @Override
+            public void onMessage(Message m) {
+                if (closed.isDone()) {
+                    comm.abort();
+                    return;
                 }
-                comm.write(reply);
+                if (m.op().equals(Ops.GET_DATA) && replyBytes(m) <= INLINE_REPLY_BYTES) {
+                    answer(comm, m);
+                    return;
+                }
+                receiving[0].pause();
+                Thread.ofVirtual().name("worker-serve " + comm.peerAddress()).start(() -> {
+                    answer(comm, m);
+                    receiving[0].resume();
+                });
             }
+
+            @Override
+            public void onClose(CommException cause) {
+                LOG.debug("peer {} closed: {}", comm.peerAddress(), cause.getMessage());
+                comm.abort();
+            }
+        });
+    }
+
+    /** The bytes a get-data answer would hold (what the store knows of the keys' sizes). */
+    private long replyBytes(Message m) {
+        if (!(m.fields().get("keys") instanceof List<?> keys)) {
+            return 0;   // answered at once, with the error that getData finds
+        }
+        long bytes = 0;
+        for (Object key : keys) {
+            bytes += Math.max(0, store.nbytes(String.valueOf(key)));
+        }
+        return bytes;
+    }
+
+    private void answer(Comm comm, Message m) {
+        Message reply;
+        try {
+            reply = switch (m.op()) {
+                case Ops.GET_DATA -> getData(m);
+                case Ops.PUT_DATA -> putData(m);
+                default -> Message.of(Ops.ERROR, Map.of("message", "unknown op '" + m.op() + "'"));
+            };
+        } catch (ProtocolException | IllegalArgumentException | ClassCastException e) {
+            reply = Message.of(Ops.ERROR, Map.of("message", String.valueOf(e.getMessage())));
+        }
+        try {
+            comm.write(reply);
         } catch (CommException e) {
             LOG.debug("peer {} closed: {}", comm.peerAddress(), e.getMessage());
-        } finally {
             comm.abort();
         }
     }
@@ -297,6 +375,9 @@ public final class Worker implements AutoCloseable {
             closed.complete(null);
         }
         listeners.forEach(Listener::stop);
+        if (control != null) {
+            control.close();
+        }
         if (toScheduler != null) {
             toScheduler.close(500);
         } else if (schedulerComm != null) {

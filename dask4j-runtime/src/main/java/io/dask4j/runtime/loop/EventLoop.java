@@ -149,7 +149,7 @@ public final class EventLoop implements AutoCloseable {
                     }
                     resumeIfRoom();
                 } else {
-                    Thread.onSpinWait();   // another thread runs an event inline; it wakes this one if more came
+                    awaitRelease();
                     continue;
                 }
             }
@@ -180,6 +180,21 @@ public final class EventLoop implements AutoCloseable {
             while ((r = paused.poll()) != null) {
                 r.resume();
             }
+        }
+    }
+
+    /**
+     * Another thread runs an event inline while events wait: park until it lets go (it wakes this thread when it
+     * sees the queue not empty), never spin, since on a busy machine the spinning would take the core from it.
+     */
+    private void awaitRelease() {
+        sleeping = true;
+        try {
+            if (owner.get() != null && running) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        } finally {
+            sleeping = false;
         }
     }
 

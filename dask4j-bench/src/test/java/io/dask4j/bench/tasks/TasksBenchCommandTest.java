@@ -65,10 +65,11 @@ class TasksBenchCommandTest {
     void withTheDashboardItServesThePagePollsItsApiAndSaysSo() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "inproc", "--n", "2000", "--repeat", "1", "--dashboard");
+        int code = new CommandLine(new TasksBenchCommand(out)).execute("--backend", "inproc", "--n", "2000", "--repeat", "1",
+                "--rounds", "200", "--chain", "1000", "--dashboard");
         assertThat(code).isZero();
         String text = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("map", "tree", "round-trip").containsPattern(
+        assertThat(text).contains("map", "tree", "round-trip", "chain").containsPattern(
                 "dashboard http://127\\.0\\.0\\.1:\\d+/ polled every 500 ms: [1-9]\\d* requests \\(0 failed\\)");
     }
 

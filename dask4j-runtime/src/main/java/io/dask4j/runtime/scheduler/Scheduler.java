@@ -38,10 +38,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * s.close();
  * }</pre>
  *
- * <p><b>Threads.</b> All task state belongs to the event loop: one thread at a time owns it. Each comm is in
- * push mode ({@link Comm#receive}): the transport's delivery thread runs the state machine itself when the
- * loop is free (no hand-off), otherwise queues the message (a batch of thousands is one event) and wakes the
- * loop's platform thread ("dask4j-scheduler"), which also runs the heartbeat checks and view publishing. The
+ * <p><b>Threads.</b> All task state belongs to the event loop. Each comm is in push mode ({@link
+ * Comm#receive}): the transport's delivery thread queues the message (a batch of thousands is one event) and
+ * wakes the loop's platform thread ("dask4j-scheduler") once; that thread, whose stack is sized for the state
+ * machine's recursion over deep graphs, runs it, and the heartbeat checks and view publishing. The
  * replies the events produce are written by the loop's owner straight to the comms while the streams are
  * sparse ({@link BatchedSend#flush}), and coalesced by each stream's sender thread under load. A peer whose
  * messages queue past {@link SchedulerConfig#maxQueuedEvents()} is paused until the loop catches up. {@link
@@ -221,7 +221,10 @@ public final class Scheduler implements AutoCloseable {
                 if (!m.frames().isEmpty()) {
                     frameBytes.addAndGet(m.frameBytes());
                 }
-                loop.execute(() -> handle(peer, m), receiving[0], true);
+                // Queued for the loop's thread, never run on the delivery thread: the state machine's release and
+                // error cascades recurse as deep as the graph (a chain of 10,000 tasks overflowed the stack of an
+                // inproc writer's thread), and only the loop's thread has the stack for that.
+                loop.execute(() -> handle(peer, m), receiving[0], false);
             }
 
             @Override

@@ -44,6 +44,28 @@ class ClientInprocTest {
         cluster.close();
     }
 
+    /**
+     * A chain of 10,000 dependent tasks, computed and then forgotten, whose release cascades through the whole
+     * chain: the state machine recurses that deep, which must not happen on a thread without the stack for it
+     * (over inproc a write delivers on the writer's thread; run there, this overflowed the stack).
+     */
+    @Test
+    void aChainOfTenThousandTasksRunsAndIsForgotten() throws Exception {
+        int before = tasksKnown();
+        TaskGraph g = new TaskGraph();
+        g.add("deep-0", (Long v) -> v, 0L);
+        for (int i = 1; i < 10_000; i++) {
+            g.add("deep-" + i, (Long v) -> v + 1, TaskGraph.ref("deep-" + (i - 1)));
+        }
+        assertThat(client.compute(g, "deep-9999")).containsEntry("deep-9999", 9_999L);
+        Await.until("the chain is forgotten", java.time.Duration.ofSeconds(20), () -> tasksKnown() <= before);
+        assertThat(client.submit((Integer x) -> x + 1, 1).result()).isEqualTo(2);
+    }
+
+    private int tasksKnown() {
+        return cluster.scheduler().snapshot().taskCounts().values().stream().mapToInt(Integer::intValue).sum();
+    }
+
     @Test
     void submitReturnsAFutureWithKeyStatusAndResult() throws Exception {
         DaskFuture<Integer> f = client.submit((Integer x) -> x + 1, 41);

@@ -254,27 +254,25 @@ public final class Worker implements AutoCloseable {
 
     /**
      * A peer's connection, in push mode: a request whose answer is small is answered on the delivery thread
-     * (no hand-off; the peer is waiting for it); a bigger one on a virtual thread, with delivery paused meanwhile
-     * so that answers keep the order of the requests.
+     * (no hand-off; the peer is waiting for it); a bigger one on a virtual thread. Answers keep the order of the
+     * requests: while one is being answered on a virtual thread, later ones queue behind it.
      */
     private void serve(Comm comm) {
-        Receiving[] receiving = new Receiving[1];
-        receiving[0] = comm.receive(new MessageHandler() {
+        comm.receive(new MessageHandler() {
+            /** The last answer handed to a virtual thread: delivery thread only. */
+            private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+
             @Override
             public void onMessage(Message m) {
                 if (closed.isDone()) {
                     comm.abort();
                     return;
                 }
-                if (m.op().equals(Ops.GET_DATA) && replyBytes(m) <= INLINE_REPLY_BYTES) {
+                if (tail.isDone() && m.op().equals(Ops.GET_DATA) && replyBytes(m) <= INLINE_REPLY_BYTES) {
                     answer(comm, m);
                     return;
                 }
-                receiving[0].pause();
-                Thread.ofVirtual().name("worker-serve " + comm.peerAddress()).start(() -> {
-                    answer(comm, m);
-                    receiving[0].resume();
-                });
+                tail = tail.thenRunAsync(() -> answer(comm, m), Thread.ofVirtual().name("worker-serve")::start);
             }
 
             @Override

@@ -106,9 +106,10 @@ public abstract class ExecutorContract {
         };
     }
 
+    /** Waits until the task wrote {@code file}: it exists and has content (writeString creates it empty first). */
     private static void awaitFile(Path file) {
         long deadline = System.nanoTime() + BOUND.toNanos();
-        while (!Files.exists(file)) {
+        while (!Files.exists(file) || file.toFile().length() == 0) {
             assertThat(System.nanoTime() - deadline).as("waiting for " + file).isNegative();
             LockSupport.parkNanos(1_000_000);
         }

@@ -62,7 +62,8 @@ class PeerSendOrderTest {
             order.done(Thread.currentThread());
             took.set(true);
         });
-        Thread.sleep(200);
+        // parked in its wait, registered (no fixed sleep: the thread's own state says so)
+        Background.awaitTrue(() -> writer.getState() == Thread.State.TIMED_WAITING);
         assertThat(took).isFalse();
         order.give(1);
         writer.join(5000);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dask4j.bench.MpiJobOptions;
 import io.dask4j.bench.ProcessLayout;
 import io.dask4j.bench.OptionChecks;
+import io.dask4j.comm.CommOptions;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
@@ -98,6 +99,10 @@ public final class TasksBenchCommand implements Callable<Integer> {
 
     @Option(names = "--dashboard", description = "serve the dashboard and poll its JSON API every 500 ms, as an open page does")
     boolean dashboard;
+
+    @Option(names = "--insecure-no-auth", description = "tcp: run the cluster WITHOUT authentication, to measure what it"
+            + " costs (default: a generated secret, as users run it)")
+    boolean insecureNoAuth;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -202,6 +207,9 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
                 .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m", LocalCluster.OPEN_LAMBDAS));
+        if (insecureNoAuth) {
+            builder.options(CommOptions.defaults().withInsecureNoAuth(true));
+        }
         if (dashboard) {
             builder.dashboardAddress("127.0.0.1:0");
         }

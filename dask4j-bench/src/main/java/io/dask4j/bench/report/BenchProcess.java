@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs one benchmark in a process of its own (a bench command's main class in a JVM like this one, or Python) and
  * returns the JSON objects it printed, one per line. Its whole output goes to {@code logs/<name>.log}. A run that
- * fails or times out yields no results and a line on the report's list of failures, not an exception: the other
- * benchmarks still run. Used by one thread.
+ * fails or times out adds a line to the report's list of failures, not an exception (the other benchmarks still
+ * run), and the results it printed before it failed still count. Used by one thread.
  */
 final class BenchProcess {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,13 +53,12 @@ final class BenchProcess {
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
                 failures.add(name + ": timed out after " + timeoutSeconds + " s (log: " + log + ")");
-                return List.of();
-            }
-            if (p.exitValue() != 0) {
+            } else if (p.exitValue() != 0) {
                 failures.add(name + ": exit code " + p.exitValue() + " (log: " + log + ")");
-                return List.of();
             }
+            // What a failed benchmark printed before it failed is still measured: it goes in, the failure is listed.
             return parse(Files.readAllLines(log, StandardCharsets.UTF_8));
         } catch (IOException e) {
             failures.add(name + ": " + e.getMessage());

@@ -1,5 +1,6 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.SerializationException;
 import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
@@ -303,7 +304,9 @@ public final class Worker implements AutoCloseable {
                 case Ops.PUT_DATA -> putData(m);
                 default -> Message.of(Ops.ERROR, Map.of("message", "unknown op '" + m.op() + "'"));
             };
-        } catch (ProtocolException | IllegalArgumentException | ClassCastException e) {
+        } catch (ProtocolException | IllegalArgumentException | ClassCastException | SerializationException e) {
+            // A value this worker may not build (ClassNotAllowedException) is the sender's error to hear about,
+            // not a reason to drop the connection.
             reply = Message.of(Ops.ERROR, Map.of("message", String.valueOf(e.getMessage())));
         }
         try {

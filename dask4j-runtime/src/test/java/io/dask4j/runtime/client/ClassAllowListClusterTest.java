@@ -64,4 +64,15 @@ class ClassAllowListClusterTest {
             }
         }
     }
+
+    @ParameterizedTest(name = "processes={0}")
+    @ValueSource(booleans = {false, true})
+    void scatteringAValueOfAClassTheWorkersDoNotAllowFailsNamingItAndTheWorkerServesOn(boolean processes) throws Exception {
+        try (LocalCluster cluster = cluster(processes, ClassAllowList.builtInOnly());
+             Client client = Client.connect(cluster.schedulerAddress(), cluster.options(), USER_TASKS)) {
+            assertThatThrownBy(() -> client.scatter(new UserTasks.Params("p", 1)))
+                    .hasMessageContaining(UserTasks.Params.class.getName());
+            assertThat(client.scatter(41).result(Duration.ofSeconds(60))).isEqualTo(41);
+        }
+    }
 }

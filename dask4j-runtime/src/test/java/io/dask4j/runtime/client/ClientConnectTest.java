@@ -20,14 +20,18 @@ class ClientConnectTest {
     /** Before, it said "scheduler refused the client: {message=unknown op 'register-client'}". */
     @Test
     void aWorkersAddressIsNamedAsNotASchedulerAndTakenForAWorkers() {
-        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.tcp("127.0.0.1", 0)));
-             Worker worker = Worker.start(WorkerConfig.connectingTo(scheduler.address())
-                     .withListenAddresses(List.of(Address.tcp("127.0.0.1", 0))))) {
-            Address workerAddress = worker.addresses().getFirst();
-            assertThatThrownBy(() -> Client.connect(workerAddress, CommOptions.defaults()))
-                    .isInstanceOf(ProtocolException.class)
-                    .hasMessage(workerAddress + ": not a scheduler (the peer answered: unknown op 'register-client'); "
-                            + "is this a worker's address?");
+        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.tcp("127.0.0.1", 0)))) {
+            // The cluster's generated secret: the worker listens on tcp, and the client must pass its handshake.
+            byte[] secret = scheduler.config().options().secret();
+            WorkerConfig config = WorkerConfig.connectingTo(scheduler.address());
+            try (Worker worker = Worker.start(config.withOptions(config.options().withSecret(secret))
+                    .withListenAddresses(List.of(Address.tcp("127.0.0.1", 0))))) {
+                Address workerAddress = worker.addresses().getFirst();
+                assertThatThrownBy(() -> Client.connect(workerAddress, CommOptions.defaults().withSecret(secret)))
+                        .isInstanceOf(ProtocolException.class)
+                        .hasMessage(workerAddress + ": not a scheduler (the peer answered: unknown op 'register-client'); "
+                                + "is this a worker's address?");
+            }
         }
     }
 }

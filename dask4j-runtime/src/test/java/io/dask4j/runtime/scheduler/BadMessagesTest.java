@@ -34,8 +34,13 @@ class BadMessagesTest {
         scheduler.close();
     }
 
+    /** The scheduler listens on tcp without a given secret, so it generated one: a peer needs it to connect. */
+    private Comm connect() {
+        return Comms.connect(scheduler.address(), CommOptions.defaults().withSecret(scheduler.config().options().secret()));
+    }
+
     private Comm registeredClient() {
-        Comm c = Comms.connect(scheduler.address(), CommOptions.defaults());
+        Comm c = connect();
         c.write(Message.of(Ops.REGISTER_CLIENT));
         assertThat(c.read().op()).isEqualTo(Ops.REGISTERED);
         return c;
@@ -79,7 +84,7 @@ class BadMessagesTest {
 
     @Test
     void aPeerThatDoesNotRegisterIsToldAndDropped() {
-        try (Comm c = Comms.connect(scheduler.address(), CommOptions.defaults())) {
+        try (Comm c = connect()) {
             c.write(Message.of(Ops.UPDATE_GRAPH));
             assertThat(c.read().op()).isEqualTo(Ops.ERROR);
             assertThatThrownBy(c::read).isInstanceOf(CommClosedException.class);
@@ -88,7 +93,7 @@ class BadMessagesTest {
 
     @Test
     void aWorkerWithABadRegistrationIsRefused() {
-        try (Comm c = Comms.connect(scheduler.address(), CommOptions.defaults())) {
+        try (Comm c = connect()) {
             c.write(Message.of(Ops.REGISTER_WORKER, Map.of("nthreads", "many")));
             assertThat(nextReply(c).op()).isEqualTo(Ops.ERROR);
         }

@@ -1,6 +1,6 @@
 package io.dask4j.array;
 
-import io.dask4j.runtime.client.TaskFunction;
+import io.dask4j.runtime.task.TaskFunction;
 
 import java.util.Arrays;
 

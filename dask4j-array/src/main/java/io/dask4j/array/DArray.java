@@ -1,5 +1,6 @@
 package io.dask4j.array;
 
+import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
 
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeoutException;
  * until {@link #compute} or {@link #persist}.
  *
  * <pre>{@code
- * try (Client client = Client.local(3, 1)) {
+ * try (Client client = LocalCluster.startClient(3, 1)) {
  *     DArray x = DArrays.random(20_000, 20_000, ChunkSpec.of(2000), 42).persist(client);
  *     double s = x.add(x.T()).transpose().sum().compute(client);
  * }

@@ -3,7 +3,7 @@ package io.dask4j.array;
 import io.dask4j.array.io.BlockReader;
 import io.dask4j.array.io.RawArray;
 import io.dask4j.array.io.ZarrArray;
-import io.dask4j.runtime.client.TaskFunction;
+import io.dask4j.runtime.task.TaskFunction;
 
 /**
  * The task functions that move blocks between files and workers. Each reads or writes one block on the

@@ -2,7 +2,7 @@ package io.dask4j.array;
 
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
-import io.dask4j.runtime.client.TaskFunction;
+import io.dask4j.runtime.task.TaskFunction;
 import io.dask4j.runtime.client.TaskGraph;
 
 import java.util.ArrayList;

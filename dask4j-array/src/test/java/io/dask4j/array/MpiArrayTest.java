@@ -1,5 +1,8 @@
 package io.dask4j.array;
 
+import io.dask4j.mpi.launch.MpiCommandLine.SingleCopy;
+import io.dask4j.mpi.launch.MpiCommandLine;
+import io.dask4j.comm.JvmFlags;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,11 +35,12 @@ class MpiArrayTest {
         }
         Assumptions.assumeTrue(present, LAUNCHER + " not installed");
         // Open MPI's defaults otherwise (single-copy CMA included), as a user's own mpirun has them.
-        List<String> line = new ArrayList<>(List.of(LAUNCHER, "--allow-run-as-root", "--oversubscribe",
-                "-x", "DASK4J_MPI_LIB=libmpi.so.40", "-np", "4",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m", "-Xmx512m",
-                "--class-path", System.getProperty("java.class.path"), MpiArrayJob.class.getName(), dir.resolve("logs").toString()));
+        List<String> line = new MpiCommandLine("openmpi", LAUNCHER, SingleCopy.MPI_DEFAULT, true,
+                Runtime.getRuntime().availableProcessors()).ranks(4);
+        List<String> jvmArgs = new ArrayList<>(JvmFlags.QUICK_START);
+        jvmArgs.addAll(List.of(JvmFlags.STACK, "-Xmx512m"));
+        line.addAll(JvmFlags.javaCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvmArgs,
+                System.getProperty("java.class.path"), MpiArrayJob.class.getName(), List.of(dir.resolve("logs").toString())));
         Path out = dir.resolve("job-output.txt");
         Process job = new ProcessBuilder(line).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         boolean ended = job.waitFor(240, TimeUnit.SECONDS);

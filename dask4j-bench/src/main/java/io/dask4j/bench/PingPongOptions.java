@@ -1,5 +1,6 @@
 package io.dask4j.bench;
 
+import io.dask4j.jobs.OptionChecks;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

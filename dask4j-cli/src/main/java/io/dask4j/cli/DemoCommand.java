@@ -1,9 +1,10 @@
 package io.dask4j.cli;
 
-import io.dask4j.bench.JobStoppedException;
-import io.dask4j.bench.MpiLaunchers;
-import io.dask4j.bench.OptionChecks;
-import io.dask4j.bench.seed.SeedBenchCommand;
+import io.dask4j.jobs.NestedCommands;
+import io.dask4j.jobs.JobStoppedException;
+import io.dask4j.mpi.launch.MpiLaunchers;
+import io.dask4j.jobs.OptionChecks;
+import io.dask4j.jobs.seed.SeedBenchCommand;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
         // No AOT caches: a newcomer's first demo would pay for training them (seconds of cache assembly as the
         // JVMs exit) and leave ~100 MiB under ~/.cache; the bench command keeps them by default.
         args.addAll(List.of("--n", Integer.toString(size), "--workers", "3", "--runs", Integer.toString(runs), "--aot-cache", "off"));
-        return Main.nested(spec, new SeedBenchCommand(), "dask4j bench seed").execute(args.toArray(String[]::new));
+        return NestedCommands.nested(spec, new SeedBenchCommand(), "dask4j bench seed").execute(args.toArray(String[]::new));
     }
 
     private int sizeForMemory() {

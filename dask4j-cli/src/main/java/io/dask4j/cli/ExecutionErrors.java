@@ -1,6 +1,6 @@
 package io.dask4j.cli;
 
-import io.dask4j.bench.JobStoppedException;
+import io.dask4j.jobs.JobStoppedException;
 import io.dask4j.comm.CommException;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,5 +1,7 @@
 package io.dask4j.cli;
 
+import java.util.ServiceLoader;
+import io.dask4j.jobs.ExtraCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +19,6 @@ import picocli.CommandLine.Command;
             SchedulerCommand.class,
             WorkerCommand.class,
             MpiCommand.class,
-            BenchCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
@@ -31,21 +32,16 @@ public final class Main implements Runnable {
         System.exit(code);
     }
 
-    /** The {@code dask4j} command line with every subcommand, its failures reported by {@link ExecutionErrors}. */
-    static CommandLine commandLine() {
-        return new CommandLine(new Main()).setExecutionExceptionHandler(new ExecutionErrors());
-    }
-
     /**
-     * A command line for {@code command}, which the command of {@code parent} parses and runs on the user's
-     * behalf with arguments passed through: it bears the name the user typed ({@code dask4j bench comm}, not
-     * the class's {@code comm-mpi}) in its usage and errors, writes where {@code parent} does, and reports
-     * failures as {@code parent}'s command line does.
+     * The {@code dask4j} command line with every subcommand, its failures reported by {@link ExecutionErrors}:
+     * the CLI's own, then those of other modules on the class path ({@link ExtraCommand}: {@code bench}).
      */
-    static CommandLine nested(CommandLine.Model.CommandSpec parent, Object command, String name) {
-        CommandLine outer = parent.commandLine();
-        return new CommandLine(command).setCommandName(name).setOut(outer.getOut()).setErr(outer.getErr())
-                .setExecutionExceptionHandler(outer.getExecutionExceptionHandler());
+    static CommandLine commandLine() {
+        CommandLine line = new CommandLine(new Main()).setExecutionExceptionHandler(new ExecutionErrors());
+        for (ExtraCommand extra : ServiceLoader.load(ExtraCommand.class)) {
+            line.addSubcommand(extra.name(), extra.command());
+        }
+        return line;
     }
 
     @Override

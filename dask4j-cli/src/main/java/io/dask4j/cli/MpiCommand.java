@@ -1,7 +1,7 @@
 package io.dask4j.cli;
 
-import io.dask4j.bench.OptionChecks;
 import io.dask4j.comm.serialize.ClassAllowList;
+import io.dask4j.jobs.OptionChecks;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
 import io.dask4j.launcher.MpiProtocol;

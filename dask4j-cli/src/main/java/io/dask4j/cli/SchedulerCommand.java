@@ -1,9 +1,9 @@
 package io.dask4j.cli;
 
-import io.dask4j.bench.OptionChecks;
+import io.dask4j.jobs.OptionChecks;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.runtime.dashboard.DashboardConfig;
 import io.dask4j.runtime.dashboard.DashboardServer;
 import io.dask4j.runtime.scheduler.Scheduler;

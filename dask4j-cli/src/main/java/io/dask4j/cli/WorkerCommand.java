@@ -1,11 +1,11 @@
 package io.dask4j.cli;
 
-import io.dask4j.bench.OptionChecks;
+import io.dask4j.jobs.OptionChecks;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.runtime.cluster.MemorySize;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.runtime.cluster.WorkerMain;
 import io.dask4j.runtime.worker.WorkerConfig;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.dask4j.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.JvmFlags;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.cluster.LocalCluster;
 import java.io.IOException;
@@ -36,7 +37,8 @@ class LauncherScriptTest {
     private static final String USER_CLASS = """
             package com.example;
 
-            import io.dask4j.runtime.client.Client;
+            import io.dask4j.comm.JvmFlags;
+import io.dask4j.runtime.client.Client;
 
             public final class Ext {
                 public static Object answer(Client client) throws Exception {
@@ -85,6 +87,12 @@ class LauncherScriptTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return out;
+    }
+
+    @Test
+    void theScriptStartsJavaWithTheRequiredJvmFlags() throws IOException {
+        String script = Files.readString(root.resolve("dask4j"));
+        assertThat(script).contains("exec \"$java\" " + String.join(" ", JvmFlags.REQUIRED) + " ");
     }
 
     @Test

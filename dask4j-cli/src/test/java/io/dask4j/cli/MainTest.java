@@ -2,7 +2,7 @@ package io.dask4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dask4j.bench.JobStoppedException;
+import io.dask4j.jobs.JobStoppedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

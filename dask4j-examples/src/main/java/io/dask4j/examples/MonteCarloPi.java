@@ -1,5 +1,6 @@
 package io.dask4j.examples;
 
+import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.launcher.LaunchEnvironment;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
@@ -35,7 +36,7 @@ public final class MonteCarloPi {
         long samplesPerTask = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 32;
         if (LaunchEnvironment.detect().launcher().equals("none")) {
-            try (Client client = Client.local(3, 1)) {
+            try (Client client = LocalCluster.startClient(3, 1)) {
                 report(estimate(client, samplesPerTask, tasks), samplesPerTask * tasks, "a local cluster of 3 workers");
             }
             return;

@@ -1,5 +1,6 @@
 package io.dask4j.examples;
 
+import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.array.DArray;
 import io.dask4j.array.DArrays;
@@ -12,7 +13,7 @@ import java.util.Map;
 /**
  * The README's quick start, kept here so that it compiles and a test runs it: futures, a map, a
  * hand-built task graph and a distributed array on an in-process cluster of 2 workers x 2 threads.
- * Replace {@code Client.local(2, 2)} with {@code Client.connect("tcp://host:8786")} to use a running
+ * Replace {@code LocalCluster.startClient(2, 2)} with {@code Client.connect("tcp://host:8786")} to use a running
  * cluster, or with {@code MpiCluster.initialize()} under mpirun (see {@link MonteCarloPi}).
  */
 public final class Quickstart {
@@ -20,7 +21,7 @@ public final class Quickstart {
     }
 
     public static void main(String[] args) {
-        try (Client client = Client.local(2, 2)) {
+        try (Client client = LocalCluster.startClient(2, 2)) {
             // Futures: submit a function, pass futures on as arguments, get results back.
             DaskFuture<Integer> a = client.submit((Integer x) -> x + 1, 41);
             DaskFuture<Integer> b = client.submit((Integer x, Integer y) -> x * y, a, 2);

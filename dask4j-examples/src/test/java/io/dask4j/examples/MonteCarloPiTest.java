@@ -1,5 +1,6 @@
 package io.dask4j.examples;
 
+import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
 import org.junit.jupiter.api.Test;
@@ -16,14 +17,14 @@ class MonteCarloPiTest {
 
     @Test
     void theEstimateOnALocalClusterIsCloseToPi() {
-        try (Client client = Client.local(2, 1)) {
+        try (Client client = LocalCluster.startClient(2, 1)) {
             assertThat(MonteCarloPi.estimate(client, 200_000, 8)).isBetween(3.10, 3.18);
         }
     }
 
     @Test
     void theTreeSumAddsAnOddNumberOfFuturesExactly() {
-        try (Client client = Client.local(2, 1)) {
+        try (Client client = LocalCluster.startClient(2, 1)) {
             List<DaskFuture<Long>> values = client.map((Integer x) -> (long) x, IntStream.rangeClosed(1, 7).boxed().toList());
             assertThat(MonteCarloPi.treeSum(client, values).result()).isEqualTo(28L);
         }

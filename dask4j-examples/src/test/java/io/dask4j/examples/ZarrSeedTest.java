@@ -1,5 +1,6 @@
 package io.dask4j.examples;
 
+import io.dask4j.runtime.cluster.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dask4j.array.ChunkSpec;
@@ -18,7 +19,7 @@ class ZarrSeedTest {
 
     @Test
     void theSeedExpressionOnTheWrittenZarrArrayEqualsItOnTheRandomArrayItCameFrom(@TempDir Path dir) throws Exception {
-        try (Client client = Client.local(2, 1)) {
+        try (Client client = LocalCluster.startClient(2, 1)) {
             ZarrSeed.Times t = ZarrSeed.run(client, dir.resolve("x.zarr"), 300);
             assertThat(dir.resolve("x.zarr/.zarray")).exists();
             double expected = DArrays.random(300, 300, ChunkSpec.of(300), 42).sum().compute(client) * 2;

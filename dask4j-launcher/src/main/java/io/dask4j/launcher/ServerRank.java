@@ -4,7 +4,7 @@ import io.dask4j.mpi.ExitSignal;
 import io.dask4j.runtime.dashboard.DashboardServer;
 import io.dask4j.runtime.scheduler.SchedulerSnapshot;
 import io.dask4j.runtime.scheduler.WorkerSnapshot;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package io.dask4j.launcher;
 
 import io.dask4j.comm.Address;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,10 +1,12 @@
 package io.dask4j.bench.mpi;
 
-import io.dask4j.bench.JobStoppedException;
-import io.dask4j.bench.JobWatchdog;
-import io.dask4j.bench.MpiJobs;
-import io.dask4j.bench.MpiPlacementOptions;
-import io.dask4j.bench.OptionChecks;
+import io.dask4j.mpi.launch.MpiCommandLine;
+import io.dask4j.comm.JvmFlags;
+import io.dask4j.jobs.JobStoppedException;
+import io.dask4j.jobs.JobWatchdog;
+import io.dask4j.jobs.MpiJobs;
+import io.dask4j.jobs.OptionChecks;
+import io.dask4j.jobs.MpiPlacementOptions;
 import io.dask4j.bench.PingPongOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -145,14 +147,16 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
         String impl = mpi.toLowerCase(Locale.ROOT);
         List<String> line;
         try {
-            line = MpiJobs.mpirun(impl, 2, placement.launcherOptions(impl));
+            line = MpiCommandLine.mpirun(impl).ranks(2, placement.launcherOptions(impl));
+            line.add(JvmFlags.thisJava());
             if (impl.equals("openmpi")) {
-                MpiJobs.rejectOpenMpiRewrites(jvmArgs);
+                MpiCommandLine.rejectOpenMpiRewrites(jvmArgs);
             }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        line.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m"));
+        line.addAll(JvmFlags.REQUIRED);
+        line.add(JvmFlags.STACK);
         line.addAll(jvmArgs);
         line.addAll(List.of("--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
                 Arrays.stream(pingPong.sizesOrDefault()).mapToObj(Long::toString).collect(Collectors.joining(",")),

@@ -1,5 +1,6 @@
 package io.dask4j.bench.report;
 
+import io.dask4j.comm.JvmFlags;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -32,16 +33,14 @@ final class BenchProcess {
 
     /** The JVM command line for {@code mainClass}: this JVM's java, class path and the options dask4j needs. */
     static List<String> java(Class<?> mainClass, String... args) {
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/java.lang.invoke=ALL-UNNAMED"));
+        List<String> properties = new ArrayList<>();
         for (String p : List.of("dask4j.home", "dask4j.launcher")) {
             if (System.getProperty(p) != null) {
-                line.add("-D" + p + "=" + System.getProperty(p));
+                properties.add("-D" + p + "=" + System.getProperty(p));
             }
         }
-        line.addAll(List.of("--class-path", System.getProperty("java.class.path"), mainClass.getName()));
-        line.addAll(List.of(args));
-        return line;
+        return JvmFlags.javaCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(), properties,
+                System.getProperty("java.class.path"), mainClass.getName(), List.of(args));
     }
 
     /** Runs {@code command}; the JSON objects of its output, or none if it failed. */

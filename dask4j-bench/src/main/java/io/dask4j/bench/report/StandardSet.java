@@ -2,7 +2,7 @@ package io.dask4j.bench.report;
 
 import io.dask4j.bench.comm.CommBenchCommand;
 import io.dask4j.bench.mpi.MpiCommBenchCommand;
-import io.dask4j.bench.seed.SeedBenchCommand;
+import io.dask4j.jobs.seed.SeedBenchCommand;
 import io.dask4j.bench.tasks.TasksBenchCommand;
 
 import java.io.IOException;

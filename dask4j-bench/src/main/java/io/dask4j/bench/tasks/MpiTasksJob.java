@@ -1,7 +1,9 @@
 package io.dask4j.bench.tasks;
 
-import io.dask4j.bench.JobStoppedException;
-import io.dask4j.bench.MpiJobs;
+import io.dask4j.mpi.launch.MpiCommandLine;
+import io.dask4j.comm.JvmFlags;
+import io.dask4j.jobs.JobStoppedException;
+import io.dask4j.jobs.MpiJobs;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
 import io.dask4j.launcher.MpiProtocol;
@@ -56,12 +58,14 @@ final class MpiTasksJob {
 
     /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
     static List<String> command(TasksBenchCommand cmd, Path logs) {
-        MpiJobs.rejectOpenMpiRewrites(cmd.mpiJob.mpi, System.getProperty("java.class.path"));
-        List<String> line = MpiJobs.mpirun(cmd.mpiJob.mpi, cmd.mpiJob.ranks(cmd.workers),
+        MpiCommandLine.rejectOpenMpiRewrites(cmd.mpiJob.mpi, System.getProperty("java.class.path"));
+        List<String> line = MpiCommandLine.mpirun(cmd.mpiJob.mpi).ranks(cmd.mpiJob.ranks(cmd.workers),
                 cmd.mpiJob.placement.launcherOptions(cmd.mpiJob.mpi));
+        line.add(JvmFlags.thisJava());
         // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
         // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).
-        line.addAll(List.of("-XX:+UseSerialGC", "-Xss1m", "--enable-native-access=ALL-UNNAMED",
+        line.addAll(JvmFlags.REQUIRED);
+        line.addAll(List.of("-XX:+UseSerialGC", JvmFlags.STACK,
                 "--class-path", System.getProperty("java.class.path"), TasksBenchCommand.class.getName(),
                 "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
                 "--workers", Integer.toString(cmd.workers), "--threads", Integer.toString(cmd.threads),

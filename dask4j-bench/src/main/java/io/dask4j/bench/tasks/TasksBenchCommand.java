@@ -1,10 +1,11 @@
 package io.dask4j.bench.tasks;
 
+import io.dask4j.comm.JvmFlags;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dask4j.bench.MpiJobOptions;
-import io.dask4j.bench.ProcessLayout;
-import io.dask4j.bench.OptionChecks;
+import io.dask4j.jobs.MpiJobOptions;
+import io.dask4j.jobs.OptionChecks;
+import io.dask4j.jobs.ProcessLayout;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
@@ -206,7 +207,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
             return 0;
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
-                .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", "-Xss1m", LocalCluster.OPEN_LAMBDAS));
+                .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", JvmFlags.STACK, JvmFlags.OPEN_LAMBDAS));
         if (insecureNoAuth) {
             builder.options(CommOptions.defaults().withInsecureNoAuth(true));
         }

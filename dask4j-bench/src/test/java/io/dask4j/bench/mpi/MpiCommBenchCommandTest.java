@@ -1,11 +1,12 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.mpi.launch.MpiCommandLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import io.dask4j.bench.JobStoppedException;
-import io.dask4j.bench.MpiJobs;
+import io.dask4j.jobs.JobStoppedException;
+import io.dask4j.jobs.MpiJobs;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -29,7 +30,7 @@ class MpiCommBenchCommandTest {
     @Test
     void openMpiJobsRunTwoRanksOfThisJavaWithTheLongClassPathOption() {
         List<String> line = parse("--mpi", "openmpi", "--sizes", "8,1024", "--iterations", "100").command();
-        assertThat(line).startsWith(MpiJobs.launcherOptions("openmpi", 2).toArray(String[]::new));
+        assertThat(line).startsWith(MpiCommandLine.mpirun("openmpi").launcherOptions(2).toArray(String[]::new));
         assertThat(line).contains("--allow-run-as-root", "--oversubscribe", "--class-path", "--enable-native-access=ALL-UNNAMED",
                 MpiBenchRank.class.getName(), "8,1024", "100", "native").doesNotContain("-cp");
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("2");
@@ -45,7 +46,7 @@ class MpiCommBenchCommandTest {
     @Test
     void mpichJobsUseTheMpichLauncher() {
         List<String> line = parse("--mpi", "MPICH", "--heap-frames").command();
-        assertThat(line).startsWith(MpiJobs.launcherOptions("mpich", 2).toArray(String[]::new));
+        assertThat(line).startsWith(MpiCommandLine.mpirun("mpich").launcherOptions(2).toArray(String[]::new));
         assertThat(line).contains("8,1024,1048576,16777216,67108864", "heap");
     }
 

@@ -43,7 +43,7 @@ class TasksBenchCommandTest {
         assertThat(chain.workload()).isEqualTo("chain");
         assertThat(chain.n()).isEqualTo(300);
         assertThat(chain.tasksPerSecond()).isPositive();
-        assertThat(chain.layout()).isEqualTo(io.dask4j.bench.ProcessLayout.inproc());
+        assertThat(chain.layout()).isEqualTo(io.dask4j.jobs.ProcessLayout.inproc());
     }
 
     @Test
@@ -94,7 +94,7 @@ class TasksBenchCommandTest {
         String[] lines = text.split("\n");
         assertThat(lines).hasSize(4);
         for (String line : lines) {
-            assertThat(TasksBenchCommand.Result.fromJson(line).layout()).isEqualTo(io.dask4j.bench.ProcessLayout.mpi(2, 0));
+            assertThat(TasksBenchCommand.Result.fromJson(line).layout()).isEqualTo(io.dask4j.jobs.ProcessLayout.mpi(2, 0));
             assertThat(line).contains("\"processes\":3", "\"client_rank\":0");
         }
         assertThat(TasksBenchCommand.Result.fromJson(lines[0])).satisfies(r -> {

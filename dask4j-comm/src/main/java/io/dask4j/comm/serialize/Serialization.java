@@ -29,7 +29,7 @@ import java.util.List;
  * authenticated peer reach it (the comm handshake guarantees this for comms made by {@link
  * io.dask4j.comm.Comms}). Java serialization is never used.
  *
- * <p><b>Why Kryo 5.6 rather than Fory 1.6</b> (measured with {@code dask4j-bench/src/main/shootout}, 2-core
+ * <p><b>Why Kryo 5.6 rather than Fory 1.6</b> (a round-trip comparison of the two on a 2-core
  * VM, noisy): warm, Fory was 2-3x faster on a task-like record (1.3-1.6 us vs 4.0-4.5 us per encode+decode)
  * and ~1.6x on a lambda (0.8 vs 1.3 us); cold, Fory's first round trip in a fresh JVM took 1.5-2.2 s (it
  * generates a serializer per class) against Kryo's 0.25 s, and Fory needs {@code

@@ -12,7 +12,7 @@ class ClassAllowListTest {
     @Test
     void theRuntimeTheJdkValueTypesAndArraysOfThemAreAlwaysAllowed() {
         ClassAllowList list = ClassAllowList.builtInOnly();
-        assertThat(list.allows("io.dask4j.runtime.client.KeyRef")).isTrue();
+        assertThat(list.allows("io.dask4j.runtime.task.KeyRef")).isTrue();
         assertThat(list.allows("java.lang.Integer")).isTrue();
         assertThat(list.allows("java.util.ImmutableCollections$ListN")).isTrue();
         assertThat(list.allows("[[D")).isTrue();

@@ -1,5 +1,6 @@
 package io.dask4j.examples.nodes;
 
+import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.array.DArray;
@@ -91,7 +92,7 @@ public final class NodesMain {
     }
 
     private static double localSeedSum() {
-        try (Client local = Client.local(2, 1)) {
+        try (Client local = LocalCluster.startClient(2, 1)) {
             DArray x = DArrays.random(600, 600, ChunkSpec.of(100), 42);
             return x.add(x.T()).transpose().sum().compute(local);
         }

@@ -1,5 +1,8 @@
 package io.dask4j.launcher.it;
 
+import io.dask4j.mpi.launch.MpiCommandLine.SingleCopy;
+import io.dask4j.mpi.launch.MpiCommandLine;
+import io.dask4j.comm.JvmFlags;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;
@@ -24,12 +27,19 @@ public final class LauncherJob {
 
     /** The two MPI implementations and their launchers. */
     public enum Impl {
-        OPENMPI("mpirun.openmpi"), MPICH("mpirun.mpich");
+        OPENMPI("openmpi", "mpirun.openmpi"), MPICH("mpich", "mpirun.mpich");
 
+        final String kind;
         final String launcher;
 
-        Impl(String launcher) {
+        Impl(String kind, String launcher) {
+            this.kind = kind;
             this.launcher = launcher;
+        }
+
+        /** Its launcher, the ranks finding their library by its environment as a user's own job does. */
+        MpiCommandLine commandLine(SingleCopy singleCopy) {
+            return new MpiCommandLine(kind, launcher, singleCopy, false, Runtime.getRuntime().availableProcessors());
         }
     }
 
@@ -116,12 +126,7 @@ public final class LauncherJob {
 
     /** Starts {@code ranks} JVMs running {@code main args} in {@code dir} under {@code mpirun}. */
     public static LauncherJob start(Impl impl, int ranks, Path dir, Class<?> main, String... args) throws IOException {
-        List<String> line = new ArrayList<>(List.of(impl.launcher));
-        if (impl == Impl.OPENMPI) {
-            line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"));
-        }
-        line.addAll(List.of("-np", Integer.toString(ranks)));
-        return start(line, dir, main, args);
+        return start(impl.commandLine(SingleCopy.NONE).ranks(ranks), dir, main, args);
     }
 
     /**
@@ -131,9 +136,9 @@ public final class LauncherJob {
      */
     public static LauncherJob start(Impl impl, VirtualCluster cluster, String hosts, int ranks, Path dir, Class<?> main,
                              String... args) throws IOException {
-        List<String> line = new ArrayList<>(List.of(impl.launcher));
+        List<String> line = impl.commandLine(SingleCopy.MPI_DEFAULT).launcherOptions(ranks);
         if (impl == Impl.OPENMPI) {
-            line.addAll(List.of("--allow-run-as-root", "--oversubscribe", "--mca", "plm_rsh_agent", cluster.rshAgent(),
+            line.addAll(List.of("--mca", "plm_rsh_agent", cluster.rshAgent(),
                     "--mca", "btl_tcp_if_include", cluster.subnet(), "--mca", "oob_tcp_if_include", cluster.subnet(),
                     "--host", hosts));
         } else {
@@ -153,9 +158,7 @@ public final class LauncherJob {
      * otherwise leave the others running until the scheduler rank misses the dead worker's heartbeats).
      */
     static LauncherJob start(Srun srun, int ranks, Path dir, Class<?> main, String... args) throws IOException {
-        List<String> line = List.of("srun", "--mpi=" + srun.plugin, "--kill-on-bad-exit=1", "--ntasks=" + ranks,
-                "--oversubscribe");
-        return start(line, dir, main, args);
+        return start(MpiCommandLine.srun(srun.plugin, ranks), dir, main, args);
     }
 
     private static LauncherJob start(List<String> launcher, Path dir, Class<?> main, String... args)
@@ -172,14 +175,15 @@ public final class LauncherJob {
     /** A JVM of the test class path running {@code main} with the job tests' options, its temporary files in {@code dir}. */
     public static List<String> java(Path dir, Class<?> main) throws IOException {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
-                // Ranks of virtual nodes have their own process numbers but share /tmp, where the JVM's perf data
-                // file is named by pid: without this, two JVMs of one number warn that the file is locked.
-                "-XX:-UsePerfData",
-                // Worker directories go under the test's directory: ranks that a test kills cannot remove theirs.
-                "-Djava.io.tmpdir=" + tmp,
-                "--class-path", System.getProperty("java.class.path"), main.getName());
+        List<String> jvmArgs = new ArrayList<>(JvmFlags.QUICK_START);
+        jvmArgs.add(JvmFlags.STACK);
+        // Ranks of virtual nodes have their own process numbers but share /tmp, where the JVM's perf data
+        // file is named by pid: without this, two JVMs of one number warn that the file is locked.
+        jvmArgs.add("-XX:-UsePerfData");
+        // Worker directories go under the test's directory: ranks that a test kills cannot remove theirs.
+        jvmArgs.add("-Djava.io.tmpdir=" + tmp);
+        return JvmFlags.javaCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvmArgs,
+                System.getProperty("java.class.path"), main.getName(), List.of());
     }
 
     /** Waits for the end, killing the process tree after {@code seconds}. */

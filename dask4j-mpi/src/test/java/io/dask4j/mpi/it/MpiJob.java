@@ -1,5 +1,8 @@
 package io.dask4j.mpi.it;
 
+import io.dask4j.mpi.launch.MpiCommandLine.SingleCopy;
+import io.dask4j.mpi.launch.MpiCommandLine;
+import io.dask4j.comm.JvmFlags;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;
@@ -22,12 +25,14 @@ public final class MpiJob {
 
     /** The two MPI implementations and their launchers. */
     public enum Impl {
-        OPENMPI("mpirun.openmpi", "libmpi.so.40"), MPICH("mpirun.mpich", "libmpich.so.12");
+        OPENMPI("openmpi", "mpirun.openmpi", "libmpi.so.40"), MPICH("mpich", "mpirun.mpich", "libmpich.so.12");
 
+        final String kind;
         final String launcher;
         final String library;
 
-        Impl(String launcher, String library) {
+        Impl(String kind, String launcher, String library) {
+            this.kind = kind;
             this.launcher = launcher;
             this.library = library;
         }
@@ -60,11 +65,10 @@ public final class MpiJob {
 
     /** The java command line of a rank: this JVM's java, the test class path, native access, quick start-up. */
     public static List<String> javaCommand(Class<?> main, String... args) {
-        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss1m",
-                "--class-path", System.getProperty("java.class.path"), main.getName()));
-        java.addAll(List.of(args));
-        return java;
+        List<String> jvmArgs = new ArrayList<>(JvmFlags.QUICK_START);
+        jvmArgs.add(JvmFlags.STACK);
+        return JvmFlags.javaCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvmArgs,
+                System.getProperty("java.class.path"), main.getName(), List.of(args));
     }
 
     /**
@@ -75,15 +79,10 @@ public final class MpiJob {
 
     public static Result runWith(Impl impl, int ranks, Map<String, String> env, long timeoutSeconds, List<String> command)
             throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>();
-        line.add(impl.launcher);
-        if (impl == Impl.OPENMPI) {
-            line.addAll(List.of("--allow-run-as-root", "--oversubscribe"));
-            if (!env.containsKey(SINGLE_COPY_VARIABLE)) {
-                line.addAll(List.of("--mca", "btl_vader_single_copy_mechanism", "none"));
-            }
-        }
-        line.addAll(List.of("-np", Integer.toString(ranks)));
+        // The ranks find their library by the launcher's environment, or by the caller's DASK4J_MPI_LIB.
+        List<String> line = new MpiCommandLine(impl.kind, impl.launcher,
+                env.containsKey(SINGLE_COPY_VARIABLE) ? SingleCopy.MPI_DEFAULT : SingleCopy.NONE, false,
+                Runtime.getRuntime().availableProcessors()).ranks(ranks);
         line.addAll(command);
         return runProcess(line, env, timeoutSeconds);
     }

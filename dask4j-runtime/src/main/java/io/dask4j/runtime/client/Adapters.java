@@ -1,5 +1,7 @@
 package io.dask4j.runtime.client;
 
+import io.dask4j.runtime.task.TaskFunction;
+
 /**
  * Wraps the convenient task shapes (supplier, function, bi-function, callable, runnable) as {@link TaskFunction}, the one
  * form workers run. Records: they serialize as their single component.

@@ -1,5 +1,7 @@
 package io.dask4j.runtime.client;
 
+import io.dask4j.runtime.task.Arguments;
+import io.dask4j.runtime.task.TaskFunction;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
@@ -12,8 +14,7 @@ import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.comm.serialize.Deserializer;
-import io.dask4j.runtime.cluster.LocalCluster;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.runtime.protocol.BatchedSend;
 import io.dask4j.runtime.protocol.Batches;
 import io.dask4j.runtime.protocol.ConnectionPool;
@@ -48,7 +49,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * The user's entry point to a dask4j cluster, in the style of Dask's futures API.
  *
  * <pre>{@code
- * try (Client client = Client.local(2, 1)) {                      // or Client.connect("tcp://host:8786")
+ * try (Client client = LocalCluster.startClient(2, 1)) {                      // or Client.connect("tcp://host:8786")
  *     DaskFuture<Integer> a = client.submit((Integer x) -> x + 1, 41);
  *     DaskFuture<Integer> b = client.submit((Integer x, Integer y) -> x * y, a, 2);   // futures as arguments
  *     System.out.println(b.result());                                               // 84
@@ -156,22 +157,15 @@ public final class Client implements AutoCloseable {
         return new Client(Comms.connect(address, named), named, allowedClasses);
     }
 
-    /** Starts an in-process cluster with one single-threaded worker per core; closing the client stops it. */
-    public static Client local() {
-        return local(Runtime.getRuntime().availableProcessors(), 1);
-    }
-
-    /** Starts an in-process cluster of {@code workers} x {@code threads} (inproc comms); closing the client stops it. */
-    public static Client local(int workers, int threads) {
-        LocalCluster cluster = LocalCluster.builder().workers(workers).threadsPerWorker(threads).start();
-        try {
-            Client c = cluster.client();
-            c.owned = cluster;
-            return c;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
+    /**
+     * Makes {@link #close()} close {@code resource} too, after this client's goodbye: for a cluster that exists
+     * only for this client ({@code LocalCluster.startClient}). Call once, before the client is shared.
+     *
+     * @return this client
+     */
+    public Client closing(AutoCloseable resource) {
+        owned = java.util.Objects.requireNonNull(resource, "resource");
+        return this;
     }
 
     /** The id the scheduler gave this client. */
@@ -604,7 +598,7 @@ public final class Client implements AutoCloseable {
             try {
                 cluster.close();
             } catch (Exception e) {
-                LOG.warn("closing the local cluster failed", e);
+                LOG.warn("closing what this client owned failed", e);
             }
         }
     }

@@ -2,6 +2,7 @@ package io.dask4j.runtime.client;
 
 import io.dask4j.comm.CommException;
 import io.dask4j.comm.serialize.SerializationException;
+import io.dask4j.runtime.task.TaskFunction;
 
 import java.io.Serializable;
 import java.time.Duration;

@@ -1,5 +1,10 @@
 package io.dask4j.runtime.client;
 
+import java.util.Collection;
+
+import io.dask4j.runtime.task.Arguments;
+import io.dask4j.runtime.task.KeyRef;
+import io.dask4j.runtime.task.TaskFunction;
 import io.dask4j.comm.Message;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.Ops;
@@ -131,7 +136,7 @@ final class GraphEncoder {
     void add(String key, Object identity, TaskFunction<?> fn, Object[] taskArgs) {
         Set<String> found = Set.of();
         Object[] encoded = taskArgs;
-        if (Arguments.mayHoldReferences(taskArgs)) {
+        if (mayHoldReferences(taskArgs)) {
             Set<String> refs = new LinkedHashSet<>();
             found = refs;
             encoded = (Object[]) Arguments.replace(taskArgs, DaskFuture.class, f -> {
@@ -212,5 +217,16 @@ final class GraphEncoder {
     void sendAll(java.util.function.Consumer<Message> send) {
         finish().forEach(send);
         functions.sent.addAll(shipped);
+    }
+
+    /** False when no argument is a future, a key reference or a container (the common, cheap case). */
+    private static boolean mayHoldReferences(Object[] args) {
+        for (Object a : args) {
+            if (a instanceof DaskFuture<?> || a instanceof KeyRef || a instanceof Collection<?> || a instanceof Map<?, ?>
+                    || a instanceof Object[]) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,5 +1,8 @@
 package io.dask4j.runtime.client;
 
+import io.dask4j.runtime.task.Arguments;
+import io.dask4j.runtime.task.KeyRef;
+import io.dask4j.runtime.task.TaskFunction;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package io.dask4j.runtime.cluster;
 
+import io.dask4j.comm.JvmFlags;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.client.Client;
@@ -46,8 +47,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
-    /** Lets Kryo rebuild serialized lambdas through SerializedLambda#readResolve (else it warns and falls back). */
-    public static final String OPEN_LAMBDAS = "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED";
 
     private final Scheduler scheduler;
     private final DashboardServer dashboard;
@@ -72,7 +71,7 @@ public final class LocalCluster implements AutoCloseable {
         private long unusedFunctionBytes = SchedulerConfig.DEFAULT_UNUSED_FUNCTION_BYTES;
         private DashboardConfig dashboard = DashboardConfig.disabled();
         // Full JIT by default: worker processes run user kernels, so C2 matters more than start-up time.
-        private List<String> jvmArgs = List.of("-XX:+UseSerialGC", OPEN_LAMBDAS);
+        private List<String> jvmArgs = List.of("-XX:+UseSerialGC", JvmFlags.OPEN_LAMBDAS);
 
         public Builder workers(int n) {
             this.workers = n;
@@ -154,7 +153,7 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
-        /** JVM options of worker processes (default: {@code -XX:+UseSerialGC} with the full JIT, plus {@link #OPEN_LAMBDAS}). */
+        /** JVM options of worker processes (default: {@code -XX:+UseSerialGC} with the full JIT, plus {@link JvmFlags#OPEN_LAMBDAS}). */
         public Builder jvmArgs(List<String> args) {
             this.jvmArgs = List.copyOf(args);
             return this;
@@ -304,6 +303,25 @@ public final class LocalCluster implements AutoCloseable {
      */
     public CommOptions options() {
         return scheduler.config().options();
+    }
+
+    /**
+     * Starts an in-process cluster with one single-threaded worker per core and returns a client of it; closing
+     * the client stops the cluster.
+     */
+    public static Client startClient() {
+        return startClient(Runtime.getRuntime().availableProcessors(), 1);
+    }
+
+    /** Starts an in-process cluster of {@code workers} x {@code threads} (inproc comms); closing the client stops it. */
+    public static Client startClient(int workers, int threads) {
+        LocalCluster cluster = builder().workers(workers).threadsPerWorker(threads).start();
+        try {
+            return cluster.client().closing(cluster);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
     }
 
     /** Kills worker process {@code i} at once (SIGKILL), as a crash would. */

@@ -1,5 +1,6 @@
 package io.dask4j.runtime.cluster;
 
+import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.worker.Worker;

@@ -1,7 +1,7 @@
 package io.dask4j.runtime.protocol;
 
 import io.dask4j.comm.ProtocolException;
-import io.dask4j.runtime.client.KeyRef;
+import io.dask4j.runtime.task.KeyRef;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

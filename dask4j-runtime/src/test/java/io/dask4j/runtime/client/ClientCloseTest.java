@@ -22,7 +22,7 @@ class ClientCloseTest {
     void aCleanCloseNeverReportsALostScheduler() {
         try (LogCapture log = LogCapture.of(Client.class)) {
             for (int i = 0; i < 200; i++) {
-                try (Client client = Client.local(1, 1)) {
+                try (Client client = LocalCluster.startClient(1, 1)) {
                     if (i % 20 == 0) {
                         assertThat(client.submit(() -> 6 * 7).result()).isEqualTo(42);
                     }

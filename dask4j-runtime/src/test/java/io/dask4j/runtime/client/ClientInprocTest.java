@@ -1,5 +1,6 @@
 package io.dask4j.runtime.client;
 
+import io.dask4j.runtime.task.TaskFunction;
 import io.dask4j.runtime.cluster.LocalCluster;
 import io.dask4j.runtime.worker.Worker;
 import org.junit.jupiter.api.AfterAll;

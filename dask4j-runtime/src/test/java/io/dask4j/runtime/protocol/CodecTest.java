@@ -2,7 +2,7 @@ package io.dask4j.runtime.protocol;
 
 import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.comm.serialize.Deserializer;
-import io.dask4j.runtime.client.KeyRef;
+import io.dask4j.runtime.task.KeyRef;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -7,7 +7,7 @@ import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.runtime.worker.Worker;
 import io.dask4j.runtime.worker.WorkerConfig;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.dask4j.runtime.security;
 
 import io.dask4j.comm.Address;
-import io.dask4j.runtime.cluster.SchedulerFile;
+import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.runtime.scheduler.Scheduler;
 import io.dask4j.runtime.scheduler.SchedulerConfig;
 import java.nio.file.Path;

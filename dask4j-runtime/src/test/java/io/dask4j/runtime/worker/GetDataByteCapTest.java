@@ -2,7 +2,7 @@ package io.dask4j.runtime.worker;
 
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
-import io.dask4j.runtime.client.TaskFunction;
+import io.dask4j.runtime.task.TaskFunction;
 import io.dask4j.runtime.cluster.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -56,10 +56,16 @@ final class StandardSet {
         }
         Path script = daskScript();
         if (script != null) {
-            data.addSeed("Python Dask", bench.run("seed-python-dask", List.of("python3", script.toString(),
+            data.addSeed("Python Dask", bench.run("seed-python-dask", List.of(PYTHON, script.toString(),
                     "--json", "--n", "8000", "--runs", "3", "--layout", "mirrors")));
         }
     }
+
+    /**
+     * The system's Python, where Debian installs {@code python3-distributed}; a {@code python3} first on the PATH
+     * (a pyenv or virtualenv one) usually lacks Dask.
+     */
+    private static final String PYTHON = Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
 
     private static String name(String[] backend) {
         return backend.length > 2 ? backend[1] + "-" + backend[3] : backend[1];
@@ -83,7 +89,7 @@ final class StandardSet {
             return null;
         }
         try {
-            Process p = new ProcessBuilder("python3", "-c", "import dask.array, distributed").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(PYTHON, "-c", "import dask.array, distributed").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 ? script : null;
         } catch (IOException e) {

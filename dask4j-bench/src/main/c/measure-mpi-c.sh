@@ -1,7 +1,7 @@
 #!/bin/sh
 # Manual reference measurement (not part of the build): compiles mpi_pingpong.c with each MPI's compiler
 # wrapper into a temporary directory and runs it on 2 ranks, printing one JSON line per size, for
-# comparison with `dask4j bench comm --backend mpi --json` (DESIGN.md §8 goal: 64 MiB >= 80% of this).
+# comparison with `dask4j bench comm --backend mpi --json` (goal: 64 MiB >= 80% of this).
 # Usage: dask4j-bench/src/main/c/measure-mpi-c.sh [iterations]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,6 +1,5 @@
 /*
- * Raw C MPI ping-pong between ranks 0 and 1: the reference the mpi comm benchmark compares with
- * (DESIGN.md §8). Same method as the Java binding's raw ping-pong (io.dask4j.bench.mpi.RawPingPong):
+ * Raw C MPI ping-pong between ranks 0 and 1: the reference the mpi comm benchmark compares with. Same method as the Java binding's raw ping-pong (io.dask4j.bench.mpi.RawPingPong):
  * MPI_Irecv posted before MPI_Isend, MPI_Test until done, buffers allocated once; one-way time is half the
  * median round trip. Not built by Maven: compiled and run by measure-mpi-c.sh for a manual measurement.
  *

@@ -8,8 +8,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code dask4j bench comm|tasks|seed|report}: the end-to-end benchmarks (their goals: DESIGN.md §8 of the external
- * design notes, repeated in the README's figures table).
+ * {@code dask4j bench comm|tasks|seed|report}: the end-to-end benchmarks (their goals and
+ * figures: docs/benchmarks.md).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload, a report with charts.",

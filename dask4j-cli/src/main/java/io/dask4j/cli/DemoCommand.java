@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dask4j demo}: the main job a newcomer runs. It computes the reference workload of DESIGN.md §7
+ * {@code dask4j demo}: the main job a newcomer runs. It computes the reference workload
  * (external design notes), {@code (x + x.T).transpose().sum()} on a persisted random n x n array, on a real
  * cluster: under {@code mpirun -np 5} (1 scheduler, 1 client, 3 workers talking MPI) when an MPI launcher is
  * installed, otherwise on a local cluster of worker processes over tcp. It says which it used, and why; if the

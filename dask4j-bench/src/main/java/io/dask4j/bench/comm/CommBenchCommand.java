@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  * {@code dask4j bench comm}: one-way latency (half a ping-pong round trip, median and p99) and bandwidth
  * (payload bytes over the median one-way time) of the comm layer, for 8 B, 1 KiB, 1 MiB, 16 MiB and 64 MiB
  * messages (one frame each). tcp runs between this JVM and a second one started with the same java
- * binary and class path; inproc runs between two threads of this JVM. Goals (DESIGN.md §8,
- * external design notes; the README's figures table repeats them): tcp at most 20 us one-way at 8 B, at least
+ * binary and class path; inproc runs between two threads of this JVM. Goals
+ * (docs/benchmarks.md): tcp at most 20 us one-way at 8 B, at least
  * 2 GB/s at 64 MiB.
  *
  * <p>{@code --receive} names how both ends read (see {@link ReceiveMode}): {@code read} (the default), {@code push}

@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * {@code --heap-frames}), then the idle CPU of each rank (an open comm with a pending read). Each layer is
  * warmed up first (the Comm API with 4 s of small messages, then every size), so that what is measured is
  * JIT-compiled code, not the interpreter: without it the first size (8 B) read 7-9 us instead of 1.3-2. Goals
- * (DESIGN.md §8, external design notes; the README's figures table repeats them): 8 B one-way through the
+ * (docs/benchmarks.md): 8 B one-way through the
  * Comm API at most 5 us and 3x better than tcp; 64 MiB at least 80% of raw C MPI and 2x tcp; idle rank at
  * most 2% of a core.
  *

@@ -46,8 +46,8 @@ import picocli.CommandLine.Option;
  * is reported. inproc runs the workers in this JVM; tcp starts them as separate JVMs; mpi runs the whole
  * cluster as an {@code mpirun} job ({@link MpiTasksJob}: scheduler, client and workers each a rank, or with
  * {@code --client-rank 0} the client beside the scheduler on rank 0, talking over mpi, or over tcp with
- * {@code --protocol tcp} for a side-by-side figure). Goal (DESIGN.md §8, external design notes; the README's
- * figures table repeats it): at least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
+ * {@code --protocol tcp} for a side-by-side figure). Goal
+ * (docs/benchmarks.md): at least 50,000 no-op tasks/s with 2 workers x 1 thread over tcp.
  *
  * <p>With {@code --dashboard} the scheduler also serves its dashboard (on a free port) and a poller
  * fetches the JSON API every 500 ms as an open page would, to show what watching costs.

@@ -6,8 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A process-wide pool of direct buffers through which large heap frames are copied to and from the
- * socket, in chunks. Reused because fresh pages are slow on the machines we run on (DESIGN.md §8 of the
- * external design notes: the first touch of a 4 KiB page costs 12-20 us), and bounded so that an idle process
+ * socket, in chunks. Reused because fresh pages are slow on the machines we run on (the first touch of a 4 KiB page costs 12-20 us), and bounded so that an idle process
  * holds little. Thread-safe.
  */
 final class StagingBuffers {

@@ -26,8 +26,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code dask4j bench seed}: the reference workload (DESIGN.md §7, in the external design notes; the README
- * has its figures) — persist {@code x = random((n, n))},
+ * {@code dask4j bench seed}: the reference workload (docs/benchmarks.md has its figures): persist {@code x = random((n, n))},
  * then time {@code (x + x.T).transpose().sum()} over several runs and print the median, min and max with
  * the sum (text, or with {@code --json} one object per run set: {@code backend, n, chunk, workers, layout,
  * median_s, min_s, max_s, result, aot}). {@code --layout} chooses where x's blocks live ({@link BlockLayout}): by

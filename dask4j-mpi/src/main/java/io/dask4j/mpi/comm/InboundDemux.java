@@ -19,8 +19,7 @@ import java.nio.ByteBuffer;
  * into a Java array of their kind (MPI writes into the array; a {@code double[]} sent arrives as a {@code
  * double[]} the reader uses as is, and the GC recycles the memory, which stays warm), up to {@link
  * MpiTransportOptions#heapFrameBytes}. Frames sent from native memory of at least {@link MpiTransportOptions#pooledFrameBytes} go to pooled
- * native memory (already touched: fresh pages cost 12-20 us per 4 KiB page on a small VM, DESIGN.md §8 of
- * the external design notes),
+ * native memory (already touched: fresh pages cost 12-20 us per 4 KiB page on a small VM),
  * handed to the reader as a releasable {@link io.dask4j.comm.Frame}, see {@link BufferPool#lend}; so do
  * frames of any kind above {@link MpiTransportOptions#heapFrameBytes}. Pooled memory without an explicit release was
  * measured and lost: a view came back to the pool only after a GC, which off-heap memory does not provoke,

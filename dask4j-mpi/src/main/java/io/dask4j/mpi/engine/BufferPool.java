@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reusable off-heap buffers for MPI transfers, in power-of-two size classes from 256 bytes. Fresh memory is
- * slow to touch on small VMs (12-20 us per 4 KiB page, DESIGN.md §8 of the external design notes), so buffers
+ * slow to touch on small VMs (12-20 us per 4 KiB page), so buffers
  * are reused; those of 2 MiB and more are mapped with {@code mmap} (untouched, not zero-filled by Java) and
  * advised to use transparent huge pages, which cuts the faults 512-fold when they are first touched.
  *

@@ -23,7 +23,7 @@ import java.util.HexFormat;
  * <p><b>Why.</b> MPI has no way to block until a message arrives without spinning a core, so an idle
  * engine polls: each wake-up costs ~25 us of CPU on a small VM, and a message that arrives while it sleeps
  * waits for the next one. With a 1 ms cap, five ranks on two cores spent a tenth of a core polling and still
- * added ~0.5 ms per hop (DESIGN.md §5 of the external design notes, the seed workload of issue #6). A
+ * added ~0.5 ms per hop (the seed workload of issue #6). A
  * doorbell removes both: before it
  * sleeps, an engine marks its cell SLEEPING; a rank that sends to it afterwards sees the mark and wakes it
  * with a futex on the shared cell, the way a socket wakes an epoll loop.

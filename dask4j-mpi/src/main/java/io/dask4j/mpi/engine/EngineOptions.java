@@ -16,7 +16,7 @@ import java.util.Map;
  * @param minParkNanos first park of the backoff (doubles at each idle pass up to the cap)
  * @param maxParkNanos the park cap: an idle rank wakes about this often, so it bounds the latency of a
  *     message that arrives while nobody waits for it, and sets the idle CPU (this VM's park has a ~100 us
- *     floor, DESIGN.md §5 of the external design notes)
+ *     floor)
  * @param deepIdleNanos after this long without any work, the park cap rises to {@code deepParkNanos}
  * @param deepParkNanos the park cap of a rank that has been quiet for {@code deepIdleNanos}: bounds the
  *     extra latency of the first message that reaches a quiet rank while no local thread waits actively

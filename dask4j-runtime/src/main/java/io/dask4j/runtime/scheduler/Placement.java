@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Chooses a worker for each ready task during one round of assignment (DESIGN.md §4, external design notes):
+ * Chooses a worker for each ready task during one round of assignment:
  * the worker holding the most bytes of the task's inputs, then the least occupied (processing tasks per
  * thread). Tasks without inputs that arrive in bulk are handed out in contiguous blocks sized by each
  * worker's thread count, so that siblings (which later reduce together) land on the same worker, as Dask's

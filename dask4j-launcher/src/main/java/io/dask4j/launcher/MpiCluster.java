@@ -20,7 +20,7 @@ import java.util.Set;
  * }                                                          // main returns: every rank shuts down, exit 0
  * }</pre>
  * Run it with the java of a JDK 25 (a plain {@code java} is whichever the PATH finds) and the class path in
- * {@code CLASSPATH}, as the README does:
+ * {@code CLASSPATH}, as docs/mpi-and-slurm.md does:
  * <pre>{@code
  * CLASSPATH="$(./dask4j classpath):app.jar" mpirun -x CLASSPATH -np 4 \
  *     "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang.invoke=ALL-UNNAMED \

@@ -46,7 +46,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Time (x + x.T).transpose().sum() on a persisted random n x n array (the seed workload; see"
-                + " README.md, \"Status and figures\").")
+                + " docs/status.md).")
 public final class SeedBenchCommand implements Callable<Integer> {
 
     @Option(names = "--backend", defaultValue = "inproc", description = "inproc, tcp or mpi (default: ${DEFAULT-VALUE})")

@@ -154,7 +154,7 @@ public final class LauncherJob {
 
     /**
      * Starts {@code ranks} JVMs running {@code main args} in {@code dir} as one {@code srun} job step, with the
-     * README's options: {@code --kill-on-bad-exit=1} ends the step when a rank dies (with PMI-2 Slurm would
+     * options of docs/mpi-and-slurm.md: {@code --kill-on-bad-exit=1} ends the step when a rank dies (with PMI-2 Slurm would
      * otherwise leave the others running until the scheduler rank misses the dead worker's heartbeats).
      */
     static LauncherJob start(Srun srun, int ranks, Path dir, Class<?> main, String... args) throws IOException {

@@ -156,7 +156,7 @@ final class InboundDemux implements InboundRouter {
         if (due != null) {
             // A sender posts a message's envelope and frames together, so an envelope here means the MPI library
             // matched a later message of that rank before an earlier one. Open MPI 4.1's ob1 does so once 65536
-            // later messages to a rank overtook one it held back (its 16-bit sequence numbers wrap; README,
+            // later messages to a rank overtook one it held back (its 16-bit sequence numbers wrap; docs/status.md,
             // Known gaps). Routing on would put frames into the wrong message, and holding this envelope would
             // hang: fail like an MPI error (the engine fails, every comm closes with this reason).
             throw new IllegalStateException("the MPI library broke its message order: a message from rank " + source

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * Keeps the MPI sends that this rank posts to one peer rank within a window that Open MPI can keep in order. Open
  * MPI 4.1's ob1 numbers the messages to a peer with a 16-bit sequence number; a send it holds back for lack of
  * transport resources can be overtaken by later sends to the same peer, and once 65536 of them have gone past it
- * the receiver matches a later message in its place (README, Known gaps; {@code src/test/c/ordering_flood.c}).
+ * the receiver matches a later message in its place (docs/status.md, Known gaps; {@code src/test/c/ordering_flood.c}).
  * Small sends complete as soon as MPI has buffered them, so the comms' credit ({@link CreditWindow}), which
  * counts unread messages per comm, does not bound that: this counts every send of the comms' writes to the peer since the last
  * moment at which none to it was incomplete (control envelopes and credits, a few per connection and one per

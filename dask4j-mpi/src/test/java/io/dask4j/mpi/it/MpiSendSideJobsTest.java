@@ -26,7 +26,7 @@ class MpiSendSideJobsTest {
     /**
      * The same job under Open MPI, with copy-in/copy-out shared memory ({@code none}, which MpiJob picks otherwise)
      * and with CMA. Open MPI 4.1's ob1 matched a later message of rank 0 in place of one it had held back once 65536
-     * later sends had overtaken it (docs/troubleshooting.md; src/test/c/README.md): this job failed in every run
+     * later sends had overtaken it (docs/status.md, Known gaps; src/test/c/README.md): this job failed in every run
      * with {@code none} until {@link io.dask4j.mpi.comm.PeerSendOrder} bounded the sends posted to one rank while
      * an earlier one to it is incomplete.
      */

@@ -13,8 +13,8 @@ import java.util.Map;
 /**
  * The README's quick start, kept here so that it compiles and a test runs it: futures, a map, a
  * hand-built task graph and a distributed array on an in-process cluster of 2 workers x 2 threads.
- * Replace {@code LocalCluster.startClient(2, 2)} with {@code Client.connect("tcp://host:8786")} to use a running
- * cluster, or with {@code MpiCluster.initialize()} under mpirun (see {@link MonteCarloPi}).
+ * Replace {@code LocalCluster.startClient(2, 2)} with {@code Client.connect(Path.of("scheduler.json"))} to use a
+ * running cluster (the scheduler file holds its address and its secret), or with {@code MpiCluster.initialize()} under mpirun (see {@link MonteCarloPi}).
  */
 public final class Quickstart {
     private Quickstart() {

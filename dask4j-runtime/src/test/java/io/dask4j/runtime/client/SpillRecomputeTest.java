@@ -37,21 +37,22 @@ class SpillRecomputeTest {
         }
     }
 
+    /** A task making 50,000 copies of {@code value}: 400 KB, so that two of them pass the worker's 600 KB limit. */
+    private static SerializableSupplier<double[]> filled(double value) {
+        return () -> {
+            double[] a = new double[50_000];
+            Arrays.fill(a, value);
+            return a;
+        };
+    }
+
     @Test
     void aCorruptSpilledInputIsRecomputedAndItsDependentAndGatherGetTheRightValue() throws Exception {
         try (LocalCluster cluster = LocalCluster.builder().workers(1).threadsPerWorker(1).memoryLimit(600_000)
                 .localDirectory(dir).start(); Client client = cluster.client()) {
-            DaskFuture<double[]> ones = client.submit(() -> {
-                double[] a = new double[50_000];
-                Arrays.fill(a, 1.0);
-                return a;
-            });
+            DaskFuture<double[]> ones = client.submit(filled(1.0));
             ones.result(Duration.ofSeconds(30));
-            DaskFuture<double[]> twos = client.submit(() -> {
-                double[] a = new double[50_000];
-                Arrays.fill(a, 2.0);
-                return a;
-            });
+            DaskFuture<double[]> twos = client.submit(filled(2.0));
             twos.result(Duration.ofSeconds(30));
             assertThat(cluster.workers().getFirst().store().isSpilled(ones.key())).isTrue();
             List<Path> files = spillFiles(dir);
@@ -69,11 +70,7 @@ class SpillRecomputeTest {
     void aCorruptSpilledResultGatheredDirectlyIsRecomputed() throws Exception {
         try (LocalCluster cluster = LocalCluster.builder().workers(1).threadsPerWorker(1).memoryLimit(600_000)
                 .localDirectory(dir).start(); Client client = cluster.client()) {
-            DaskFuture<double[]> ones = client.submit(() -> {
-                double[] a = new double[50_000];
-                Arrays.fill(a, 1.0);
-                return a;
-            });
+            DaskFuture<double[]> ones = client.submit(filled(1.0));
             client.waitAll(List.of(ones), Duration.ofSeconds(30));
             DaskFuture<double[]> twos = client.submit(() -> new double[50_000]);
             client.waitAll(List.of(twos), Duration.ofSeconds(30));

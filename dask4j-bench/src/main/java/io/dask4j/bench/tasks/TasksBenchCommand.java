@@ -347,27 +347,36 @@ public final class TasksBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --rounds} sequential {@code submit -> result} calls (after a tenth as many, at least 50, untimed),
+     * {@code --rounds} sequential {@code submit -> result} calls (after an untimed warm-up of up to 3 s),
      * each recorded in an HdrHistogram to the microsecond.
      */
     private Result roundTrip(Client client, String label) {
         Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        int warmup = Math.max(50, rounds / 10);
-        for (int i = -warmup; i < rounds; i++) {
-            int x = i;
+        // Warm-up by time as well as by count: the round trip's code is only compiled by C2 after some
+        // 10,000 calls, and a count alone (say a tenth of the rounds) left the p50 measuring the JIT.
+        long warmupEnd = System.nanoTime() + WARMUP.toNanos();
+        for (int i = 0; i < WARMUP_ROUNDS && (i < 50 || System.nanoTime() - warmupEnd < 0); i++) {
+            roundTrip(client, i);
+        }
+        for (int i = 0; i < rounds; i++) {
             long start = System.nanoTime();
-            DaskFuture<Integer> f = client.submit((Integer v) -> v + 1, x);
-            if (f.result() != x + 1) {
-                throw new IllegalStateException("wrong round-trip result");
-            }
-            long took = System.nanoTime() - start;
-            f.release();
-            if (i >= 0) {
-                latency.recordValue(Math.min(took, latency.getHighestTrackableValue()));
-            }
+            roundTrip(client, i);
+            latency.recordValue(Math.min(System.nanoTime() - start, latency.getHighestTrackableValue()));
         }
         double[] us = {latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
                 latency.getValueAtPercentile(99.9) / 1e3};
         return new Result(label, "round-trip", rounds, 1e6 / us[0], us[0] / 1e6, dashboard, us, null);
+    }
+
+    /** Untimed round trips before the timed ones: at most this many, and no more once {@link #WARMUP} has passed. */
+    private static final int WARMUP_ROUNDS = 20_000;
+    private static final Duration WARMUP = Duration.ofSeconds(3);
+
+    private static void roundTrip(Client client, int x) {
+        DaskFuture<Integer> f = client.submit((Integer v) -> v + 1, x);
+        if (f.result() != x + 1) {
+            throw new IllegalStateException("wrong round-trip result");
+        }
+        f.release();
     }
 }

@@ -405,7 +405,7 @@ public final class Client implements AutoCloseable {
 
     void decref(FutureState s) {
         if (keys.release(s, !closed)) {
-            out.poke();
+            out.pokeLater();   // releases may wait an interval: the next submit usually carries them
         }
     }
 

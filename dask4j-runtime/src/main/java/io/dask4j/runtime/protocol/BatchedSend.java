@@ -63,6 +63,14 @@ public final class BatchedSend implements MessageSink {
     private final Thread sender;
     private final Consumer<Throwable> onFailure;
     private final List<ColumnBatch> sources = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * When what {@link #pokeLater} asked for is due (0: nothing lazy waits), and whether anything asked for a
+     * prompt write since the last one ({@link #send}, {@link #poke}, a full buffer). Under the lock.
+     */
+    private long lazyDeadline;
+    private boolean urgent;
+    /** The sender is in a wait that ends by {@link #lazyDeadline}. Under the lock. */
+    private boolean lazyTimer;
 
     public BatchedSend(Comm comm, long intervalNs, int maxBatch, Consumer<Throwable> onFailure) {
         this(comm, intervalNs, maxBatch, DEFAULT_MAX_UNSENT, onFailure);
@@ -105,6 +113,7 @@ public final class BatchedSend implements MessageSink {
             if (buffer.size() < maxUnsent) {
                 buffer.add(message);
                 if ((wakeSender && buffer.size() == 1) || buffer.size() >= maxBatch) {
+                    urgent = true;
                     wake.signalAll();
                 }
                 return;
@@ -174,7 +183,29 @@ public final class BatchedSend implements MessageSink {
     public void poke() {
         lock.lock();
         try {
+            urgent = true;
             wake.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A source has rows that may wait up to one interval (a client's released keys): the sender writes them then
+     * unless a write takes them first, as the next message's write does. It is woken at most once per interval
+     * for them, not once per row: a loop of submit, result and release would otherwise wake it every round, and
+     * on a small machine that wake-up takes a core from the round trip itself.
+     */
+    public void pokeLater() {
+        lock.lock();
+        try {
+            if (lazyDeadline == 0) {
+                lazyDeadline = System.nanoTime() + intervalNs;
+                lazyDeadline = lazyDeadline == 0 ? 1 : lazyDeadline;   // 0 means none
+            }
+            if (!lazyTimer) {
+                wake.signalAll();   // the sender sets its timer for the deadline
+            }
         } finally {
             lock.unlock();
         }
@@ -210,25 +241,39 @@ public final class BatchedSend implements MessageSink {
                         if (overflowed) {
                             throw new CommClosedException("aborted: too many messages unsent");
                         }
+                        boolean lazyDue = lazyDeadline != 0 && System.nanoTime() - lazyDeadline >= 0;
                         if (writing) {
-                            wake.await();
+                            if (lazyDue) {
+                                lazyDeadline = 0;   // the write under way takes them, or its end signals what is left
+                            }
+                            await(0);
                             continue;
                         }
                         if (!pending()) {
                             if (closing) {
                                 return;
                             }
-                            wake.await();
+                            if (lazyDue) {
+                                lazyDeadline = 0;
+                            }
+                            // Another write took the lazy rows: until their deadline, later ones need no wake-up.
+                            await(0);
                             continue;
                         }
                         long waitNs = lastWriteNs + intervalNs - System.nanoTime();
                         boolean flood = lastBatchSize > SPARSE_BATCH;
                         if (flood && waitNs > 0 && buffer.size() < maxBatch && !closing) {
-                            wake.awaitNanos(waitNs);
+                            await(waitNs);
+                            continue;
+                        }
+                        if (lazyDeadline != 0 && !lazyDue && !urgent && buffer.size() < maxBatch && !closing) {
+                            await(0);   // only lazy rows wait: a write before their deadline takes them
                             continue;
                         }
                         break;
                     }
+                    urgent = false;
+                    lazyDeadline = 0;
                     batch = buffer;
                     buffer = new ArrayList<>(Math.max(16, batch.size()));
                     writing = true;
@@ -253,6 +298,29 @@ public final class BatchedSend implements MessageSink {
             failed(e);
         } finally {
             closed = true;
+        }
+    }
+
+    /**
+     * The sender waits for a signal, at most {@code boundNs} (0: no bound of its own) and never past the lazy rows'
+     * deadline if one is set (the caller cleared a deadline that has passed): while it waits so, {@link #pokeLater}
+     * need not wake it.
+     */
+    private void await(long boundNs) throws InterruptedException {
+        long ns = boundNs;
+        if (lazyDeadline != 0) {
+            long lazyNs = Math.max(1, lazyDeadline - System.nanoTime());
+            ns = ns == 0 ? lazyNs : Math.min(ns, lazyNs);
+            lazyTimer = true;
+        }
+        try {
+            if (ns == 0) {
+                wake.await();
+            } else {
+                wake.awaitNanos(ns);
+            }
+        } finally {
+            lazyTimer = false;
         }
     }
 

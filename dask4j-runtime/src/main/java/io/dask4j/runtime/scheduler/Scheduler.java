@@ -221,10 +221,9 @@ public final class Scheduler implements AutoCloseable {
                 if (!m.frames().isEmpty()) {
                     frameBytes.addAndGet(m.frameBytes());
                 }
-                // Queued for the loop's thread, never run on the delivery thread: the state machine's release and
-                // error cascades recurse as deep as the graph (a chain of 10,000 tasks overflowed the stack of an
-                // inproc writer's thread), and only the loop's thread has the stack for that.
-                loop.execute(() -> handle(peer, m), receiving[0], false);
+                // Run on the delivery thread when the loop is free (no wake-up of the loop's thread): the state
+                // machine's cascades iterate (Transitions), so any thread's stack is deep enough for it.
+                loop.execute(() -> handle(peer, m), receiving[0], true);
             }
 
             @Override

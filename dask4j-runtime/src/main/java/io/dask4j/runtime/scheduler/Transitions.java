@@ -16,6 +16,12 @@ import java.util.Map;
  * The task lifecycle of the scheduler: computing, finishing, erring, losing, releasing and forgetting
  * tasks, and placing ready tasks on workers. Single-threaded: only the scheduler's event loop (or a
  * test) calls it. Every per-task step is O(dependencies + dependents), never O(tasks).
+ *
+ * <p>Cascades (computing a task's released inputs, erring its dependents, releasing and forgetting its inputs) do
+ * not recurse: each step {@link #cascade}s the next onto a work list that the outermost call drains before it
+ * returns, as Dask's scheduler loops over its recommendations. So the stack stays a few frames deep however long
+ * the chain (a chain of 10,000 tasks released at once), and any thread that owns the event loop may run the state
+ * machine, a transport's delivery thread with an ordinary stack included.
  */
 final class Transitions {
     final Map<String, TaskState> tasks = new HashMap<>();
@@ -23,6 +29,9 @@ final class Transitions {
     final FunctionRegistry functions;
     private final int[] counts = new int[TaskStatus.values().length];
     private final ArrayDeque<TaskState> ready = new ArrayDeque<>();
+    /** Steps of a cascade waiting to run, and whether a call further up the stack is draining them. */
+    private final ArrayDeque<Runnable> cascade = new ArrayDeque<>();
+    private boolean cascading;
     private final int allowedFailures;
     final TaskGroups groups = new TaskGroups();
     final TaskStreamRing stream = new TaskStreamRing();
@@ -88,11 +97,14 @@ final class Transitions {
         for (TaskState d : t.deps) {
             d.waiters++;
             if (d.status == TaskStatus.RELEASED) {
-                compute(d);
+                cascade(() -> compute(d));   // a released input that errs at once errs t through its dependents
             }
             if (d.status == TaskStatus.ERRED && failed == null) {
                 failed = d.error;
             }
+        }
+        if (t.status != TaskStatus.WAITING) {
+            return;   // an input erred at once and its cascade erred t already
         }
         if (failed != null) {
             erred(t, failed);
@@ -162,7 +174,7 @@ final class Transitions {
     private void unneedInputs(TaskState t) {
         for (TaskState d : t.deps) {
             d.waiters--;
-            maybeRelease(d);
+            cascade(() -> maybeRelease(d));
         }
     }
 
@@ -177,7 +189,11 @@ final class Transitions {
         t.forEachWanter(c -> notifyErred(c, t));
         for (TaskState d : t.dependents()) {
             if (TaskState.needsInputs(d.status)) {
-                erred(d, error);
+                cascade(() -> {
+                    if (TaskState.needsInputs(d.status)) {
+                        erred(d, error);
+                    }
+                });
             }
         }
         if (neededInputs) {
@@ -265,7 +281,28 @@ final class Transitions {
         }
         for (TaskState d : t.deps) {
             d.liveDependents--;
-            maybeRelease(d);
+            cascade(() -> maybeRelease(d));
+        }
+    }
+
+    /**
+     * Runs {@code step} after the step under way (at once if none is): the outermost call drains the work list, so
+     * cascades iterate instead of recursing and every transition has finished by the time that call returns.
+     */
+    private void cascade(Runnable step) {
+        cascade.add(step);
+        if (cascading) {
+            return;
+        }
+        cascading = true;
+        try {
+            Runnable next;
+            while ((next = cascade.poll()) != null) {
+                next.run();
+            }
+        } finally {
+            cascading = false;
+            cascade.clear();   // after a failed step: what it left must not run in a later, unrelated call
         }
     }
 

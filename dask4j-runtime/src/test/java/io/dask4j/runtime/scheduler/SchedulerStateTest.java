@@ -96,6 +96,16 @@ class SchedulerStateTest {
         state.assign();
     }
 
+    /** {@code w} reports that {@code key}'s current run threw an IllegalStateException with {@code message}. */
+    private void fail(WorkerState w, String key, String message) {
+        TaskState t = state.tx.tasks.get(key);
+        Map<String, Object> f = new HashMap<>(io.dask4j.runtime.protocol.ErrorInfo.simple(key, "java.lang.IllegalStateException", message).toFields());
+        f.put("key", key);
+        f.put("run", t.runId);
+        state.onWorkerMessage(w, Message.of(Ops.TASK_ERRED, f), 0);
+        state.assign();
+    }
+
     private TaskStatus status(String key) {
         TaskState t = state.tx.tasks.get(key);
         return t == null ? TaskStatus.FORGOTTEN : t.status;
@@ -278,12 +288,7 @@ class SchedulerStateTest {
     @Test
     void anErredTaskErrsItsDependentsWithTheSameCause() {
         submit(List.of(List.of("x"), List.of("y", "x"), List.of("z", "y")), List.of("z"));
-        TaskState x = state.tx.tasks.get("x");
-        Map<String, Object> f = new HashMap<>(io.dask4j.runtime.protocol.ErrorInfo.simple("x", "java.lang.IllegalStateException", "boom").toFields());
-        f.put("key", "x");
-        f.put("run", x.runId);
-        state.onWorkerMessage(a, Message.of(Ops.TASK_ERRED, f), 0);
-        state.assign();
+        fail(a, "x", "boom");
         assertThat(status("x")).isEqualTo(TaskStatus.ERRED);
         assertThat(status("z")).isEqualTo(TaskStatus.ERRED);
         Message m = toClient.getLast();
@@ -291,6 +296,38 @@ class SchedulerStateTest {
         assertThat(m.getString("key")).isEqualTo("z");
         assertThat(m.getString("ekey")).isEqualTo("x");
         assertThat(m.getString("emsg")).isEqualTo("boom");
+    }
+
+    /**
+     * Cascades iterate: a chain of 20,000 tasks errs and is then released and forgotten on a thread whose stack
+     * (256 KiB) a recursion one frame per task deep would overflow, as a transport's delivery thread runs the state
+     * machine when the loop is free.
+     */
+    @Test
+    void aLongChainErrsAndIsForgottenOnASmallStack() throws Exception {
+        int length = 20_000;
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("c0"));
+        for (int i = 1; i < length; i++) {
+            rows.add(List.of("c" + i, "c" + (i - 1)));
+        }
+        Throwable[] failure = new Throwable[1];
+        Thread small = new Thread(null, () -> {
+            try {
+                submit(rows, List.of("c" + (length - 1)));
+                fail(a, "c0", "boom");
+                assertThat(status("c" + (length - 1))).isEqualTo(TaskStatus.ERRED);
+                state.onClientMessage(client, Message.of(Ops.RELEASE_KEYS, Map.of("keys", List.of("c" + (length - 1)))));
+                state.assign();
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        }, "small-stack", 256 << 10);
+        small.start();
+        small.join();
+        assertThat(failure[0]).isNull();
+        assertThat(state.tx.tasks).isEmpty();
+        assertThat(state.tx.counts().get(TaskStatus.ERRED)).isZero();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.dask4j.cli;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import io.dask4j.jobs.JobStoppedException;
 import io.dask4j.comm.CommException;
 import java.io.IOException;
@@ -24,7 +26,7 @@ final class ExecutionErrors implements CommandLine.IExecutionExceptionHandler {
 
     /** Stack traces as {@code DASK4J_LOG_LEVEL} says. */
     ExecutionErrors() {
-        this(isDebug(System.getenv("DASK4J_LOG_LEVEL")));
+        this(isDebug(Settings.LOG_LEVEL.stringValue(ConfigSource.system(), null)));
     }
 
     /** Stack traces for every failure if {@code stackTraces}, else for bugs only. */

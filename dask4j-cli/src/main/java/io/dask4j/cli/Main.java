@@ -1,5 +1,6 @@
 package io.dask4j.cli;
 
+import io.dask4j.comm.config.UnknownSettings;
 import java.util.ServiceLoader;
 import io.dask4j.jobs.ExtraCommand;
 import picocli.CommandLine;
@@ -27,6 +28,7 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        UnknownSettings.warnOnce();
         int code = commandLine().execute(args);
         // Some commands leave non-daemon threads of a closed cluster winding down; the exit code is final.
         System.exit(code);

@@ -1,5 +1,7 @@
 package io.dask4j.cli;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import io.dask4j.jobs.OptionChecks;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
@@ -111,7 +113,7 @@ public final class SchedulerCommand implements Callable<Integer> {
         System.out.println("authentication: " + authentication(options, scheduler.config().options()));
         System.out.println("dashboard: " + (board == null ? "off (--no-dashboard)" : board.url()
                 + (board.fellBackToFreePort() ? " (port " + dashboard.port() + " was taken)" : "")));
-        System.out.println("logs: standard error, level " + System.getenv().getOrDefault("DASK4J_LOG_LEVEL", "WARN")
+        System.out.println("logs: standard error, level " + Settings.LOG_LEVEL.stringValue(ConfigSource.system(), "WARN")
                 + " (set DASK4J_LOG_LEVEL=INFO for more)");
         System.out.flush();
         stopped.await();

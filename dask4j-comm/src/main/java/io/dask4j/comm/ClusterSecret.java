@@ -5,7 +5,7 @@ import java.util.Base64;
 
 /**
  * Makes the secret a cluster authenticates with when the user gave none: 256 bits from {@link SecureRandom}, as
- * URL-safe base64 text (43 characters), so that it travels unchanged in {@value CommOptions#SECRET_ENV}, scheduler
+ * URL-safe base64 text (43 characters), so that it travels unchanged in {@code DASK4J_SECRET}, scheduler
  * files and command lines. The runtime makes one per cluster (the scheduler, when it starts without a secret and
  * listens where other users can reach it) and hands it on to the workers and clients it starts. Stateless; any
  * thread.

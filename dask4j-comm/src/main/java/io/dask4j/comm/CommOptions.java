@@ -1,5 +1,7 @@
 package io.dask4j.comm;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -39,7 +41,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
                           long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth, CommLimits limits) {
 
     /** Environment variable holding the shared secret, as text. */
-    public static final String SECRET_ENV = "DASK4J_SECRET";
+    public static final String SECRET_ENV = Settings.SECRET_VARIABLE;
     public static final long DEFAULT_MAX_MESSAGE_BYTES = 4L << 30;
     public static final Duration DEFAULT_DEAD_PEER_TIMEOUT = Duration.ofSeconds(30);
     /** Ten keepalive probes at least a second apart, after at least a second of silence. */
@@ -70,19 +72,19 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         secret = secret == null ? null : secret.clone();
     }
 
-    /** Defaults, with the secret taken from {@value #SECRET_ENV} when set. */
+    /** Defaults, with the secret taken from {@code DASK4J_SECRET} when set. */
     public static CommOptions defaults() {
         return fromEnvironment(System.getenv());
     }
 
     /**
-     * Defaults, with the secret taken from {@value #SECRET_ENV} in {@code env} when set.
+     * Defaults, with the secret taken from {@code DASK4J_SECRET} in {@code env} when set.
      *
      * @throws IllegalArgumentException if the variable is set but empty or shorter than 128 bits: an empty secret
      *     never silently means no authentication
      */
     public static CommOptions fromEnvironment(Map<String, String> env) {
-        String text = env.get(SECRET_ENV);
+        String text = Settings.SECRET.exact(ConfigSource.ofEnvironment(env));
         byte[] secret = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
         try {
             return new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
@@ -100,7 +102,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return hasSecret() || insecureNoAuth ? this : withSecret(ClusterSecret.generate());
     }
 
-    /** The secret as text (as {@value #SECRET_ENV} and scheduler files carry it), or null for none. */
+    /** The secret as text (as {@code DASK4J_SECRET} and scheduler files carry it), or null for none. */
     public String secretText() {
         return secret == null ? null : new String(secret, StandardCharsets.UTF_8);
     }

@@ -1,5 +1,7 @@
 package io.dask4j.launcher;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.runtime.dashboard.DashboardConfig;
@@ -68,7 +70,7 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
 
     /** dask-mpi's layout: scheduler on rank 0, client on rank 1, exclusive workers on the rest, mpi protocol. */
     public static MpiClusterOptions defaults() {
-        String logs = System.getenv().getOrDefault("DASK4J_LOG_DIR", "logs");
+        String logs = Settings.LOG_DIR.stringValue(ConfigSource.system(), "logs");
         return new MpiClusterOptions(MpiProtocol.MPI, 1, 0, null, 0, 1, true, "worker", false, 0, null, null,
                 Path.of(logs), Duration.ofMinutes(2), CommOptions.defaults(), DashboardConfig.defaults(),
                 ClassAllowList.defaults());

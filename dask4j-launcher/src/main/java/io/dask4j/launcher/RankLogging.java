@@ -1,5 +1,7 @@
 package io.dask4j.launcher;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
@@ -44,7 +46,7 @@ public final class RankLogging {
         }
         context.reset();
         ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-        root.setLevel(Level.toLevel(System.getenv().getOrDefault("DASK4J_LOG_LEVEL", "INFO"), Level.INFO));
+        root.setLevel(Level.toLevel(Settings.LOG_LEVEL.stringValue(ConfigSource.system(), "INFO"), Level.INFO));
 
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(context);

@@ -1,5 +1,8 @@
 package io.dask4j.mpi;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
+import io.dask4j.comm.config.UnknownSettings;
 import io.dask4j.mpi.binding.Mpi;
 import io.dask4j.mpi.binding.MpiException;
 import io.dask4j.mpi.binding.ThreadLevel;
@@ -74,13 +77,13 @@ public final class MpiRuntime implements AutoCloseable {
     private boolean closed;
 
     private MpiRuntime(Mpi mpi, ThreadLevel threadLevel, long comm, int rank, int size, EngineOptions options,
-                       Doorbells doorbells) {
+                       MpiTransportOptions transportOptions, Doorbells doorbells) {
         this.mpi = mpi;
         this.threadLevel = threadLevel;
         this.comm = comm;
         this.rank = rank;
         this.size = size;
-        this.transport = new MpiTransport(rank, size, MpiTransportOptions.fromSystemProperties(mpi.abi()));
+        this.transport = new MpiTransport(rank, size, transportOptions);
         this.engine = new ProgressEngine(mpi, comm, options, transport, doorbells);
         this.transport.attach(engine);
         this.shutdownHook = new Thread(this::onJvmExit, "dask4j-mpi-finalize");
@@ -104,6 +107,7 @@ public final class MpiRuntime implements AutoCloseable {
         if (current != null) {
             throw new MpiException("MPI was finalized in this process; it cannot be started again");
         }
+        UnknownSettings.warnOnce();
         Mpi mpi = Mpi.load();
         ThreadLevel level = mpi.initialized() ? mpi.queryThread()
                 : mpi.initThread(ThreadLevel.SERIALIZED);
@@ -118,11 +122,13 @@ public final class MpiRuntime implements AutoCloseable {
         long comm = mpi.commDup(world);
         mpi.setErrorsReturn(comm);
         int rank = mpi.commRank(comm);
-        Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize);
-        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options, doorbells);
+        ConfigSource settings = ConfigSource.system();
+        Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize, Settings.DOORBELLS.booleanValue(settings, true));
+        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options,
+                MpiTransportOptions.fromSettings(mpi.abi(), settings), doorbells);
         // Open MPI yields in idle progress calls only on an oversubscribed node; there the engine switches it by the
         // message rate (ProgressEngine.adaptOpenMpiIdleYield), unless -Ddask4j.mpi.openMpiIdleYield=true|false.
-        switch (System.getProperty("dask4j.mpi.openMpiIdleYield", "adaptive")) {
+        switch (Settings.OPEN_MPI_IDLE_YIELD.choiceValue(settings, Settings.OPEN_MPI_IDLE_YIELD_CHOICES, "adaptive")) {
             case "true" -> mpi.openMpiIdleYield(true);
             case "false" -> mpi.openMpiIdleYield(false);
             default -> {

@@ -1,5 +1,8 @@
 package io.dask4j.bench.report;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Setting;
+import io.dask4j.comm.config.Settings;
 import io.dask4j.comm.JvmFlags;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,9 +37,10 @@ final class BenchProcess {
     /** The JVM command line for {@code mainClass}: this JVM's java, class path and the options dask4j needs. */
     static List<String> java(Class<?> mainClass, String... args) {
         List<String> properties = new ArrayList<>();
-        for (String p : List.of("dask4j.home", "dask4j.launcher")) {
-            if (System.getProperty(p) != null) {
-                properties.add("-D" + p + "=" + System.getProperty(p));
+        ConfigSource settings = ConfigSource.system();
+        for (Setting p : List.of(Settings.HOME, Settings.LAUNCHER)) {
+            if (p.isSet(settings)) {
+                properties.add(p.usage() + "=" + p.raw(settings));
             }
         }
         return JvmFlags.javaCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(), properties,

@@ -1,5 +1,7 @@
 package io.dask4j.bench.report;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import io.dask4j.bench.comm.CommBenchCommand;
 import io.dask4j.bench.mpi.MpiCommBenchCommand;
 import io.dask4j.jobs.seed.SeedBenchCommand;
@@ -80,7 +82,7 @@ final class StandardSet {
 
     /** The Python seed benchmark if dask4j's sources are here and Python has Dask distributed, else null. */
     private static Path daskScript() throws InterruptedException {
-        String home = System.getProperty("dask4j.home");
+        String home = Settings.HOME.stringValue(ConfigSource.system(), null);
         if (home == null) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.dask4j.comm.serialize;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,7 +21,7 @@ import java.util.regex.Pattern;
  *
  * <p>{@link #defaults()} adds the package of the program's main class (so a program that starts its own
  * {@code LocalCluster} or runs under {@code MpiCluster} works as written) and the entries of
- * {@value #ENV}. Immutable and thread-safe.
+ * {@code DASK4J_ALLOWED_CLASSES}. Immutable and thread-safe.
  *
  * @param packages package prefixes, each ending in a dot ({@code com.acme.}); a class in one, or in one of
  *     its sub-packages, is allowed
@@ -28,7 +30,7 @@ import java.util.regex.Pattern;
 public record ClassAllowList(List<String> packages, Set<String> classes) {
 
     /** Environment variable with extra entries, comma-separated: {@code com.acme.*,org.lab.Kernel}. */
-    public static final String ENV = "DASK4J_ALLOWED_CLASSES";
+    public static final String ENV = Settings.ALLOWED_CLASSES_VARIABLE;
 
     private static final String RUNTIME_PACKAGE = "io.dask4j.";
     private static final Pattern QUALIFIED_NAME = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
@@ -53,22 +55,22 @@ public record ClassAllowList(List<String> packages, Set<String> classes) {
         return new ClassAllowList(List.of(), Set.of());
     }
 
-    /** The built-in types, the main class's package ({@link MainClassPackage}) and the entries of {@value #ENV}. */
+    /** The built-in types, the main class's package ({@link MainClassPackage}) and the entries of {@code DASK4J_ALLOWED_CLASSES}. */
     public static ClassAllowList defaults() {
         return fromEnvironment(System.getenv(), MainClassPackage.ofThisProcess());
     }
 
     /**
      * The built-in types plus {@code mainEntry} (the main class's package or class, as an entry of {@link
-     * #parse}) and the entries of {@value #ENV} in {@code env}.
+     * #parse}) and the entries of {@code DASK4J_ALLOWED_CLASSES} in {@code env}.
      */
     public static ClassAllowList fromEnvironment(Map<String, String> env, Optional<String> mainEntry) {
         ClassAllowList list = builtInOnly();
         if (mainEntry.isPresent()) {
             list = list.with(parse(mainEntry.get()));
         }
-        String extra = env.get(ENV);
-        return extra == null || extra.isBlank() ? list : list.with(parse(extra));
+        String extra = Settings.ALLOWED_CLASSES.stringValue(ConfigSource.ofEnvironment(env), null);
+        return extra == null ? list : list.with(parse(extra));
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.dask4j.mpi.binding;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.util.ArrayList;
@@ -9,7 +11,7 @@ import java.util.Optional;
 
 /**
  * Finds, loads and identifies the MPI library of this process: the library named by the override
- * ({@value #LIB_PROPERTY} system property, else the {@value #LIB_ENV} environment variable; a soname or a
+ * ({@code dask4j.mpi.lib} system property, else the {@code DASK4J_MPI_LIB} environment variable; a soname or a
  * path), else the library matching the launcher's environment (Open MPI's {@code mpirun} sets {@code
  * OMPI_COMM_WORLD_SIZE}, MPICH's Hydra sets {@code PMI_RANK}), else the first of the known sonames that
  * loads. It is loaded with {@code dlopen(RTLD_NOW | RTLD_GLOBAL)} so that Open MPI's plugins resolve
@@ -23,8 +25,8 @@ import java.util.Optional;
  */
 public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
 
-    public static final String LIB_ENV = "DASK4J_MPI_LIB";
-    public static final String LIB_PROPERTY = "dask4j.mpi.lib";
+    public static final String LIB_ENV = Settings.MPI_LIB_ENV.name();
+    public static final String LIB_PROPERTY = Settings.MPI_LIB.name();
     /** Sonames of Open MPI's library, the one Debian installs first. */
     public static final List<String> OPEN_MPI_NAMES = List.of("libmpi.so.40", "libmpi.so");
     /** Sonames of MPICH's library (and of MPICH-ABI MPIs such as Intel MPI), the one Debian installs first. */
@@ -39,7 +41,7 @@ public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
             synchronized (MpiLibrary.class) {
                 lib = loaded;
                 if (lib == null) {
-                    lib = open(candidates(System.getProperty(LIB_PROPERTY), System.getenv()));
+                    lib = open(candidates(ConfigSource.system()));
                     loaded = lib;
                 }
             }
@@ -47,12 +49,13 @@ public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
         return lib;
     }
 
-    /** The library names to try, in order, for this override and environment. */
-    static List<String> candidates(String propertyOverride, Map<String, String> env) {
-        String override = propertyOverride != null && !propertyOverride.isBlank() ? propertyOverride : env.get(LIB_ENV);
-        if (override != null && !override.isBlank()) {
-            return List.of(override.strip());
+    /** The library names to try, in order, for the settings ({@code dask4j.mpi.lib}, then DASK4J_MPI_LIB) and environment. */
+    static List<String> candidates(ConfigSource source) {
+        String override = Settings.MPI_LIB.stringValue(source, Settings.MPI_LIB_ENV.stringValue(source, null));
+        if (override != null) {
+            return List.of(override);
         }
+        Map<String, String> env = source.environment();
         List<String> names = new ArrayList<>();
         if (env.containsKey("OMPI_COMM_WORLD_SIZE")) {
             names.addAll(OPEN_MPI_NAMES);

@@ -1,5 +1,8 @@
 package io.dask4j.mpi.comm;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Setting;
+import io.dask4j.comm.config.Settings;
 import io.dask4j.mpi.binding.MpiAbi;
 
 /**
@@ -44,25 +47,26 @@ public record MpiTransportOptions(int readWindow, long inboxBytes, int peerSendW
     }
 
     /**
-     * The built-in limits overridden by the {@code dask4j.mpi.*} system properties, with the ordering guard on
-     * only where {@code abi} needs it ({@link MpiAbi#needsPeerSendOrder}). Read once, when a runtime starts.
+     * The built-in limits overridden by the {@code dask4j.mpi.*} {@link Settings} of {@code source}, with the ordering
+     * guard on only where {@code abi} needs it ({@link MpiAbi#needsPeerSendOrder}). Read once, when a runtime starts.
      */
-    public static MpiTransportOptions fromSystemProperties(MpiAbi abi) {
+    public static MpiTransportOptions fromSettings(MpiAbi abi, ConfigSource source) {
         MpiTransportOptions d = defaults();
         int peerWindow = abi.needsPeerSendOrder() ? OPEN_MPI_PEER_SEND_WINDOW : 0;
         return new MpiTransportOptions(
-                Math.max(2 * MpiComm.CREDIT_BATCH, Integer.getInteger("dask4j.mpi.readWindow", d.readWindow)),
-                mib("dask4j.mpi.inboxMiB", d.inboxBytes),
-                Integer.getInteger("dask4j.mpi.peerSendWindow", peerWindow), d.chunkBytes,
-                Long.getLong("dask4j.mpi.heapFrameBytes", d.heapFrameBytes),
-                Long.getLong("dask4j.mpi.pooledFrameBytes", d.pooledFrameBytes),
-                mib("dask4j.mpi.pooledFrameBudgetMiB", d.pooledBudgetBytes),
-                Boolean.getBoolean("dask4j.mpi.blockingReceives"),
-                mib("dask4j.mpi.poolRetainMiB", d.poolRetainBytes), mib("dask4j.mpi.poolGcTriggerMiB", d.poolGcTriggerBytes));
+                Math.max(2 * MpiComm.CREDIT_BATCH, Settings.READ_WINDOW.intValue(source, d.readWindow)),
+                mib(Settings.INBOX_MIB, source, d.inboxBytes),
+                Settings.PEER_SEND_WINDOW.intValue(source, peerWindow), d.chunkBytes,
+                Settings.HEAP_FRAME_BYTES.longValue(source, d.heapFrameBytes),
+                Settings.POOLED_FRAME_BYTES.longValue(source, d.pooledFrameBytes),
+                mib(Settings.POOLED_FRAME_BUDGET_MIB, source, d.pooledBudgetBytes),
+                Settings.BLOCKING_RECEIVES.booleanValue(source, false),
+                mib(Settings.POOL_RETAIN_MIB, source, d.poolRetainBytes),
+                mib(Settings.POOL_GC_TRIGGER_MIB, source, d.poolGcTriggerBytes));
     }
 
-    private static long mib(String property, long defaultBytes) {
-        return Long.getLong(property, defaultBytes >> 20) << 20;
+    private static long mib(Setting setting, ConfigSource source, long defaultBytes) {
+        return setting.longValue(source, defaultBytes >> 20) << 20;
     }
 
     public MpiTransportOptions withReadWindow(int messages) {

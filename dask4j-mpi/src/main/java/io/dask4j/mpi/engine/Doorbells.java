@@ -82,9 +82,10 @@ public final class Doorbells {
     /**
      * Collective over {@code comm} (every rank must call it, before the engine starts): agrees on a file name,
      * finds which ranks share this node, and maps the node's cells. Ranks that cannot map them (no {@code
-     * /dev/shm}, {@code -Ddask4j.mpi.doorbells=false}, no futex) are neither rung nor ring; the others still do.
+     * /dev/shm}, {@code enabled} false as {@code -Ddask4j.mpi.doorbells=false} makes it, no futex) are neither rung
+     * nor ring; the others still do.
      */
-    public static Doorbells setUp(Mpi mpi, long comm, int rank, int size) {
+    public static Doorbells setUp(Mpi mpi, long comm, int rank, int size, boolean enabled) {
         if (size < 2) {
             return NONE;
         }
@@ -99,7 +100,7 @@ public final class Doorbells {
             MemorySegment hosts = arena.allocate(8L * size, 8);
             mpi.allgather(arena.allocateFrom(ValueLayout.JAVA_LONG, nodeId()), hosts, comm);
             Path file = SHM.resolve("dask4j-doorbells-" + HexFormat.of().formatHex(token.toArray(ValueLayout.JAVA_BYTE)));
-            MemorySegment table = map(file, size);
+            MemorySegment table = map(file, size, enabled);
             if (table != null) {
                 STATE.setVolatile(table, rank * CELL_BYTES + MARK_OFFSET, rank + 1);
             }
@@ -222,9 +223,8 @@ public final class Doorbells {
         return !STATE.compareAndSet(table, offset, SLEEPING, AWAKE);
     }
 
-    private static MemorySegment map(Path file, int size) {
-        if (!Futex.SUPPORTED || !Boolean.parseBoolean(System.getProperty("dask4j.mpi.doorbells", "true"))
-                || !Files.isDirectory(SHM)) {
+    private static MemorySegment map(Path file, int size, boolean enabled) {
+        if (!enabled || !Futex.SUPPORTED || !Files.isDirectory(SHM)) {
             return null;
         }
         long bytes = size * CELL_BYTES;

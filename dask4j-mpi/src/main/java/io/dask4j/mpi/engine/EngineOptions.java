@@ -1,5 +1,7 @@
 package io.dask4j.mpi.engine;
 
+import io.dask4j.comm.config.ConfigSource;
+import io.dask4j.comm.config.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +78,7 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
      * waited for).
      */
     public static EngineOptions defaults() {
-        return defaults(System.getenv(), nodeCores());
+        return defaults(ConfigSource.system(), nodeCores());
     }
 
     /**
@@ -106,20 +108,21 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
         return localRanks(System.getenv()) > nodeCores();
     }
 
-    static EngineOptions defaults(Map<String, String> env, int cores) {
-        boolean oversubscribed = localRanks(env) > cores;
-        long maxPark = Long.getLong("dask4j.mpi.maxParkMicros", 1_000) * 1_000;
-        return new EngineOptions(Integer.getInteger("dask4j.mpi.spins", oversubscribed ? 0 : 50),
-                Long.getLong("dask4j.mpi.yieldMicros", oversubscribed ? 0 : 100) * 1_000,
-                Math.min(1_000, maxPark), maxPark, Long.getLong("dask4j.mpi.deepIdleMillis", 1_000) * 1_000_000,
-                Math.max(maxPark, Long.getLong("dask4j.mpi.deepParkMicros", 20_000) * 1_000),
-                Boolean.getBoolean("dask4j.mpi.pureSpin"),
-                Long.getLong("dask4j.mpi.callerSpinMicros", oversubscribed ? 0 : 200) * 1_000, EAGER_BYTES,
-                Long.getLong("dask4j.mpi.doorbellParkMicros", 50_000) * 1_000,
-                Long.getLong("dask4j.mpi.settleMicros", oversubscribed ? 0 : 5_000) * 1_000,
+    /** The defaults for a node of {@code cores} cores, overridden by the {@link Settings} that {@code source} sets. */
+    public static EngineOptions defaults(ConfigSource source, int cores) {
+        boolean oversubscribed = localRanks(source.environment()) > cores;
+        long maxPark = Settings.MAX_PARK_MICROS.longValue(source, 1_000) * 1_000;
+        return new EngineOptions(Settings.SPINS.intValue(source, oversubscribed ? 0 : 50),
+                Settings.YIELD_MICROS.longValue(source, oversubscribed ? 0 : 100) * 1_000,
+                Math.min(1_000, maxPark), maxPark, Settings.DEEP_IDLE_MILLIS.longValue(source, 1_000) * 1_000_000,
+                Math.max(maxPark, Settings.DEEP_PARK_MICROS.longValue(source, 20_000) * 1_000),
+                Settings.PURE_SPIN.booleanValue(source, false),
+                Settings.CALLER_SPIN_MICROS.longValue(source, oversubscribed ? 0 : 200) * 1_000, EAGER_BYTES,
+                Settings.DOORBELL_PARK_MICROS.longValue(source, 50_000) * 1_000,
+                Settings.SETTLE_MICROS.longValue(source, oversubscribed ? 0 : 5_000) * 1_000,
                 // Not longer: at 20 ms the scheduler rank of the 20000² seed workload ran with the yield on, and its
                 // engine waited ~260 ms a run in the run queue behind the tasks (~40 ms at 5 ms).
-                Long.getLong("dask4j.mpi.adaptiveYieldMicros", 5_000) * 1_000);
+                Settings.ADAPTIVE_YIELD_MICROS.longValue(source, 5_000) * 1_000);
     }
 
     /** Ranks of this job on this node, as the launcher tells it (Open MPI, MPICH's Hydra); 1 if unknown. */

@@ -1,5 +1,6 @@
 package io.dask4j.mpi.launch;
 
+import io.dask4j.comm.config.Settings;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +88,7 @@ public record MpiCommandLine(String kind, String launcher, SingleCopy singleCopy
                 line.addAll(List.of("-x", "DASK4J_MPI_LIB=" + library));
             }
         } else if (library != null) {
-            line.addAll(List.of("-genv", "DASK4J_MPI_LIB", library));
+            line.addAll(List.of("-genv", Settings.MPI_LIB_ENV.name(), library));
         }
         return line;
     }

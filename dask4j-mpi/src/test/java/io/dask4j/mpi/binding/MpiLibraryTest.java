@@ -2,6 +2,7 @@ package io.dask4j.mpi.binding;
 
 import org.junit.jupiter.api.Test;
 
+import io.dask4j.comm.config.ConfigSource;
 import java.util.List;
 import java.util.Map;
 
@@ -12,17 +13,18 @@ class MpiLibraryTest {
 
     @Test
     void theSystemPropertyOverrideWinsOverTheEnvironmentVariable() {
-        assertThat(MpiLibrary.candidates("/opt/mpi/lib/libmpi.so", Map.of(MpiLibrary.LIB_ENV, "libmpich.so.12")))
+        assertThat(MpiLibrary.candidates(ConfigSource.of(Map.of(MpiLibrary.LIB_PROPERTY, "/opt/mpi/lib/libmpi.so"),
+                Map.of(MpiLibrary.LIB_ENV, "libmpich.so.12"))))
                 .containsExactly("/opt/mpi/lib/libmpi.so");
-        assertThat(MpiLibrary.candidates(null, Map.of(MpiLibrary.LIB_ENV, " libmpich.so.12 ")))
+        assertThat(MpiLibrary.candidates(ConfigSource.ofEnvironment(Map.of(MpiLibrary.LIB_ENV, " libmpich.so.12 "))))
                 .containsExactly("libmpich.so.12");
     }
 
     @Test
     void openMpisLauncherPutsOpenMpiFirstAndHydraPutsMpichFirst() {
-        assertThat(MpiLibrary.candidates(null, Map.of("OMPI_COMM_WORLD_SIZE", "4")).getFirst()).isEqualTo("libmpi.so.40");
-        assertThat(MpiLibrary.candidates(null, Map.of("PMI_RANK", "0")).getFirst()).isEqualTo("libmpich.so.12");
-        assertThat(MpiLibrary.candidates(null, Map.of())).contains("libmpi.so.40", "libmpich.so.12");
+        assertThat(MpiLibrary.candidates(ConfigSource.ofEnvironment(Map.of("OMPI_COMM_WORLD_SIZE", "4"))).getFirst()).isEqualTo("libmpi.so.40");
+        assertThat(MpiLibrary.candidates(ConfigSource.ofEnvironment(Map.of("PMI_RANK", "0"))).getFirst()).isEqualTo("libmpich.so.12");
+        assertThat(MpiLibrary.candidates(ConfigSource.ofEnvironment(Map.of()))).contains("libmpi.so.40", "libmpich.so.12");
     }
 
     @Test

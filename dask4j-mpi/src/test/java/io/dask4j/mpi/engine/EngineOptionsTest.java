@@ -1,5 +1,6 @@
 package io.dask4j.mpi.engine;
 
+import io.dask4j.comm.config.ConfigSource;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -34,17 +35,17 @@ class EngineOptionsTest {
 
     @Test
     void moreRanksOnTheNodeThanCoresTurnsBusyWaitingOff() {
-        EngineOptions crowded = EngineOptions.defaults(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "5"), 2);
+        EngineOptions crowded = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "5")), 2);
         assertThat(crowded.spins()).isZero();
         assertThat(crowded.yieldNanos()).isZero();
         assertThat(crowded.callerSpinNanos()).isZero();
         assertThat(crowded.settleNanos()).isZero();
-        assertThat(EngineOptions.defaults(Map.of("MPI_LOCALNRANKS", "5"), 2).callerSpinNanos()).isZero();
+        assertThat(EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of("MPI_LOCALNRANKS", "5")), 2).callerSpinNanos()).isZero();
     }
 
     @Test
     void aRankPerCoreKeepsSpinningAndCallerRuns() {
-        EngineOptions roomy = EngineOptions.defaults(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "2"), 2);
+        EngineOptions roomy = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "2")), 2);
         assertThat(roomy.spins()).isPositive();
         assertThat(roomy.callerSpinNanos()).isPositive();
         assertThat(roomy.settleNanos()).isEqualTo(5_000_000L);
@@ -64,9 +65,19 @@ class EngineOptionsTest {
     void defaultEagerSizeIsBelowTheEagerLimitsOfOpenMpiAndMpichWithRoomForTheirHeaders() {
         // A larger "eager" message may not have arrived when matched, and its MPI_Mrecv (a critical downcall)
         // would then hold the whole JVM off safepoints until the sender progressed.
-        int eager = EngineOptions.defaults(Map.of(), 2).eagerBytes();
+        int eager = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of()), 2).eagerBytes();
         assertThat(eager).isEqualTo(EngineOptions.EAGER_BYTES);
         assertThat(eager + EngineOptions.OPEN_MPI_MEASURED_HEADER_BYTES).isLessThan(EngineOptions.OPEN_MPI_SHM_EAGER_LIMIT);
         assertThat(eager).isLessThanOrEqualTo(4032).isLessThan(EngineOptions.MPICH_SHM_EAGER_CELL);
+    }
+
+    @Test
+    void settingsOverrideTheDefaultsAndAnOversubscribedNodeStillSeesThem() {
+        ConfigSource source = ConfigSource.of(Map.of("dask4j.mpi.spins", "3", "dask4j.mpi.maxParkMicros", "200"),
+                Map.of("OMPI_COMM_WORLD_LOCAL_SIZE", "5"));
+        EngineOptions options = EngineOptions.defaults(source, 2);
+        assertThat(options.spins()).isEqualTo(3);
+        assertThat(options.maxParkNanos()).isEqualTo(200_000);
+        assertThat(options.callerSpinNanos()).isZero();
     }
 }

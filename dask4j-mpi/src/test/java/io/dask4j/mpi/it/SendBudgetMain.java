@@ -53,11 +53,8 @@ public final class SendBudgetMain {
             messages = 60;
             framesPerMessage = 16;
             bytes = 128 << 10;
-            System.setProperty("dask4j.mpi.sendBudgetMiB", "1024");
-            System.setProperty("dask4j.mpi.sendsInFlight", "64");
             System.setProperty("dask4j.mpi.inboxMiB", "1");
         } else {
-            System.setProperty("dask4j.mpi.sendBudgetMiB", "4");
             System.setProperty("dask4j.mpi.inboxMiB", "2");
         }
         MpiRuntime mpi = MpiRuntime.start();

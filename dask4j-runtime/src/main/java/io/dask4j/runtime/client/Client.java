@@ -127,7 +127,7 @@ public final class Client implements AutoCloseable {
 
     /**
      * Connects to a scheduler at {@code address} ({@code tcp://host:port}, {@code inproc://name}, ...), with the
-     * secret from {@value CommOptions#SECRET_ENV} if set (a scheduler that generated its secret writes it to its
+     * secret from {@code DASK4J_SECRET} if set (a scheduler that generated its secret writes it to its
      * scheduler file: see {@link #connect(Path)}).
      */
     public static Client connect(String address) {
@@ -136,7 +136,7 @@ public final class Client implements AutoCloseable {
 
     /**
      * Connects to the scheduler a scheduler file names, with the cluster's secret the file holds (or else the one in
-     * {@value CommOptions#SECRET_ENV}); waits up to 30 s for the file to appear.
+     * {@code DASK4J_SECRET}); waits up to 30 s for the file to appear.
      */
     public static Client connect(Path schedulerFile) {
         SchedulerFile.Contents contents = SchedulerFile.readContents(schedulerFile, Duration.ofSeconds(30), line -> { });

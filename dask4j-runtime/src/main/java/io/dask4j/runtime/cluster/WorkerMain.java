@@ -1,5 +1,6 @@
 package io.dask4j.runtime.cluster;
 
+import io.dask4j.comm.config.UnknownSettings;
 import io.dask4j.runtime.protocol.SchedulerFile;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
@@ -20,7 +21,7 @@ import java.util.List;
  *      [--nthreads N] [--memory-limit M] [--local-directory D] [--name NAME] [--listen ADDRESS]...
  *      [--insecure-no-auth] [--allow-classes com.acme.*,...]
  * </pre>
- * The cluster's secret comes from the scheduler file or {@value CommOptions#SECRET_ENV} (the file's wins);
+ * The cluster's secret comes from the scheduler file or {@code DASK4J_SECRET} (the file's wins);
  * without either, the worker's tcp listener refuses to start unless {@code --insecure-no-auth} is given.
  * Exits 0 when the scheduler closes or goes away, 2 on bad arguments, 1 if it cannot start. Waits up to
  * {@link #SCHEDULER_FILE_WAIT} for a scheduler file, saying so on standard error.
@@ -35,6 +36,7 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) {
+        UnknownSettings.warnOnce();
         WorkerConfig config;
         try {
             config = parse(args);

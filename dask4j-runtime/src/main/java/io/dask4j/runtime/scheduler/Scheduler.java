@@ -1,5 +1,6 @@
 package io.dask4j.runtime.scheduler;
 
+import io.dask4j.comm.config.UnknownSettings;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommException;
@@ -110,6 +111,7 @@ public final class Scheduler implements AutoCloseable {
      * for the workers and clients it is handed to (scheduler file, environment, MPI broadcast).
      */
     public static Scheduler start(SchedulerConfig config) {
+        UnknownSettings.warnOnce();
         config = withClusterSecret(config);
         Scheduler s = new Scheduler(config);
         try {

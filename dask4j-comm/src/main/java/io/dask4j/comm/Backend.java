@@ -31,6 +31,14 @@ public interface Backend {
         return false;
     }
 
+    /**
+     * What a waiting thread of this process can do to move this backend's messages ({@link CallerProgress}); {@link
+     * CallerProgress#NONE} for backends that deliver on their own threads, and for a backend not started here.
+     */
+    default CallerProgress callerProgress() {
+        return CallerProgress.NONE;
+    }
+
     /** Resolves host names to what the backend connects to; identity by default. */
     default Address resolve(Address address) {
         return address;

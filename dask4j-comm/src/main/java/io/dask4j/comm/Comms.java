@@ -116,6 +116,38 @@ public final class Comms {
         return backend;
     }
 
+    /**
+     * Progress a waiting thread can make for every backend started in this process that wants it (at most MPI's, in
+     * practice); {@link CallerProgress#NONE} where none does. Any thread.
+     */
+    public static CallerProgress callerProgress() {
+        java.util.List<CallerProgress> wanted = new java.util.ArrayList<>();
+        for (Backend b : Registry.BACKENDS.values()) {
+            CallerProgress p = b.callerProgress();
+            if (p != CallerProgress.NONE) {
+                wanted.add(p);
+            }
+        }
+        return wanted.isEmpty() ? CallerProgress.NONE : wanted.size() == 1 ? wanted.getFirst() : () -> {
+            java.util.List<CallerProgress.Driving> all = wanted.stream().map(CallerProgress::begin).toList();
+            return new CallerProgress.Driving() {
+                @Override
+                public boolean drive() {
+                    boolean any = false;
+                    for (CallerProgress.Driving d : all) {
+                        any |= d.drive();
+                    }
+                    return any;
+                }
+
+                @Override
+                public void close() {
+                    all.forEach(CallerProgress.Driving::close);
+                }
+            };
+        };
+    }
+
     /** The schemes of every backend found on the class path, sorted. */
     public static Set<String> schemes() {
         return Registry.BACKENDS.keySet();

@@ -97,6 +97,10 @@ public final class Settings {
             "200 (0 on an oversubscribed node)", "µs",
             "how long a thread waiting for a reply drives MPI progress itself before it leaves it to the engine "
                     + "thread; 0 turns caller-runs off", MPI);
+    public static final Setting IDLE_DRIVE_MICROS = property("dask4j.idle.driveMicros", Type.LONG, "300", "µs",
+            "how long a thread that waits for another process's answer (a client in `result()`, an idle task "
+                    + "thread) drives MPI progress itself, yielding between passes, before it parks; 0 never drives",
+            MPI);
     public static final Setting DOORBELLS = property("dask4j.mpi.doorbells", Type.BOOLEAN, "true", "",
             "the engines of one node wake each other through shared-memory doorbells, so an idle one can sleep "
                     + "long", MPI);
@@ -140,7 +144,7 @@ public final class Settings {
     public static final List<Setting> ALL = List.of(SECRET, ALLOWED_CLASSES, LOG_LEVEL, LOG_DIR, JAVA_OPTS, HOME,
             LAUNCHER, MPI_LIB_ENV, MPI_LIB, INBOX_MIB, READ_WINDOW, PEER_SEND_WINDOW, HEAP_FRAME_BYTES,
             POOLED_FRAME_BYTES, POOLED_FRAME_BUDGET_MIB, POOL_RETAIN_MIB, POOL_GC_TRIGGER_MIB, BLOCKING_RECEIVES, SPINS,
-            YIELD_MICROS, MAX_PARK_MICROS, DEEP_IDLE_MILLIS, DEEP_PARK_MICROS, PURE_SPIN, CALLER_SPIN_MICROS, DOORBELLS,
+            YIELD_MICROS, MAX_PARK_MICROS, DEEP_IDLE_MILLIS, DEEP_PARK_MICROS, PURE_SPIN, CALLER_SPIN_MICROS, IDLE_DRIVE_MICROS, DOORBELLS,
             DOORBELL_PARK_MICROS, SETTLE_MICROS, OPEN_MPI_IDLE_YIELD, ADAPTIVE_YIELD_MICROS, REQUIRE_MPI, REQUIRE_SLURM,
             REQUIRE_BROWSER, REQUIRE_NETNS, REQUIRE_PYTHON_IO, REQUIRE_ROOT_MOUNTS, TEST_HUGE,
             BUILD_DIR);

@@ -2,6 +2,7 @@ package io.dask4j.mpi.comm;
 
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Backend;
+import io.dask4j.comm.CallerProgress;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Connector;
@@ -33,6 +34,15 @@ public final class MpiBackend implements Backend {
     @Override
     public Listener listener(Address address, CommOptions options, Consumer<Comm> onAccept) {
         return transport().listener(address, options, onAccept);
+    }
+
+    /** The running MPI engine's {@link ProgressEngine#drivingSpell}; nothing to drive in a process without MPI. */
+    @Override
+    public CallerProgress callerProgress() {
+        return () -> {
+            MpiRuntime running = MpiRuntime.current();
+            return running == null ? CallerProgress.Driving.IDLE : running.engine().drivingSpell();
+        };
     }
 
     private static MpiTransport transport() {

@@ -43,6 +43,36 @@ final class CallerRuns {
         return options.callerSpinNanos() > 0 && !Thread.currentThread().isVirtual();
     }
 
+    /**
+     * See {@link ProgressEngine#drivingSpell}. Unlike {@link #await}'s caller-runs this ignores {@link
+     * EngineOptions#callerSpinNanos()}: the caller decides how long it stays awake (and yields between passes, so
+     * on a node with more ranks than cores it gives the core to whoever else is runnable).
+     */
+    io.dask4j.comm.CallerProgress.Driving spell() {
+        if (Thread.currentThread().isVirtual() || !engine.isRunning() || engine.isDriving()) {
+            return io.dask4j.comm.CallerProgress.Driving.IDLE;
+        }
+        drivers.incrementAndGet();
+        return new io.dask4j.comm.CallerProgress.Driving() {
+            private boolean ended;
+
+            @Override
+            public boolean drive() {
+                return !ended && engine.isRunning() && engine.tryPass() > 0;
+            }
+
+            @Override
+            public void close() {
+                if (!ended) {
+                    ended = true;
+                    if (drivers.decrementAndGet() == 0) {
+                        engine.driversLeft();   // it parked while this thread drove: progress is its job again
+                    }
+                }
+            }
+        };
+    }
+
     /** Does one pass if the calling platform thread can take the lock at once; false if it cannot. */
     boolean tryDrive() {
         if (!callerRuns() || engine.isDriving()) {
@@ -94,8 +124,8 @@ final class CallerRuns {
                 // Drive while the reply may come any moment, and while large transfers are in flight (they move
                 // only while someone calls MPI).
                 while (System.nanoTime() - start < options.callerSpinNanos() || requests.busy() > 0) {
-                    if (engine.tryPass() < 0) {
-                        Thread.onSpinWait();
+                    if (engine.tryPass() <= 0) {
+                        idleBetweenPasses();
                     }
                     if (done.getAsBoolean()) {
                         return true;
@@ -106,7 +136,9 @@ final class CallerRuns {
                     }
                 }
             } finally {
-                drivers.decrementAndGet();
+                if (drivers.decrementAndGet() == 0) {
+                    engine.driversLeft();
+                }
             }
         }
         // Parking: the engine thread drives. It need not be woken when every rank can ring it: what we wait for
@@ -126,6 +158,19 @@ final class CallerRuns {
             return true;
         } finally {
             parkedWaiters.decrementAndGet();
+        }
+    }
+
+    /**
+     * Between a waiting thread's passes that found nothing: spin where the node has a core per rank; yield where it
+     * has more ranks than cores (the engine's own idle neither spins nor yields there), so that the core goes to
+     * whoever else is runnable, the peer that is about to answer included.
+     */
+    private void idleBetweenPasses() {
+        if (options.spins() == 0 && options.yieldNanos() == 0 && !options.pureSpin()) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
         }
     }
 

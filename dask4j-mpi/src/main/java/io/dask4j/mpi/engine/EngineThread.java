@@ -56,6 +56,14 @@ final class EngineThread {
         }
     }
 
+    /**
+     * Ends the park this thread takes while other threads drive (it is not asleep on the doorbell then, so no
+     * sender rings it): without this it would see the next message only when the park runs out. Any thread.
+     */
+    void unparkFromDriving() {
+        LockSupport.unpark(thread);
+    }
+
     /** Ends the thread (the engine has stopped running) and waits for it, bounded. Any thread but this one. */
     void stop() {
         LockSupport.unpark(thread);

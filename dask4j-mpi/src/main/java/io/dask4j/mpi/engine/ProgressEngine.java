@@ -170,6 +170,15 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * A spell of driving by a thread that waits for something anyway ({@link io.dask4j.comm.CallerProgress}): its
+     * passes receive and deliver what arrives, and the engine thread stays parked until the last such spell ends.
+     * Any thread; the spell belongs to the calling thread.
+     */
+    public io.dask4j.comm.CallerProgress.Driving drivingSpell() {
+        return callers.spell();
+    }
+
     /** Whether the calling thread drives the engine now (holds its lock): it must not wait for the engine. */
     public boolean isDriving() {
         return lock.isHeldByCurrentThread();
@@ -240,6 +249,11 @@ public final class ProgressEngine implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The last thread driving in a spell or in {@link #await} stopped: the engine thread must not sleep on. */
+    void driversLeft() {
+        thread.unparkFromDriving();
     }
 
     /** Marks the engine active now (work was found, a ring came, a writer posted). */

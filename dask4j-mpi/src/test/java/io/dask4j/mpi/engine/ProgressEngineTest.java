@@ -134,8 +134,12 @@ class ProgressEngineTest {
         volatile int deliveries;
         volatile int deliverCalls;
 
+        /** The thread that ran each eager receive's handler, in order. */
+        final LinkedBlockingQueue<Thread> eagerThreads = new LinkedBlockingQueue<>();
+
         @Override
         public void onEager(int source, int tag, MemorySegment data) {
+            eagerThreads.add(Thread.currentThread());
             received.add(new Received(source, tag, data.toArray(ValueLayout.JAVA_BYTE), false));
         }
 
@@ -184,6 +188,43 @@ class ProgressEngineTest {
             }
             return r;
         }
+    }
+
+    /**
+     * A thread waiting for messages drives the engine in a spell: what arrives is received and handled on that
+     * thread (the engine thread parks while anyone drives; at most the pass it was in when the spell began can
+     * take one), and once the spell ends the engine thread receives again.
+     */
+    @Test
+    void aDrivingSpellReceivesOnTheWaitingThreadAndTheEngineThreadTakesOverAfterIt() throws Exception {
+        int messages = 50;
+        Thread me = Thread.currentThread();
+        try (io.dask4j.comm.CallerProgress.Driving spell = engines[1].drivingSpell()) {
+            assertThat(spell).isNotSameAs(io.dask4j.comm.CallerProgress.Driving.IDLE);
+            for (int i = 0; i < messages; i++) {
+                byte value = (byte) i;
+                engines[0].submit(e -> e.isend(bytes(8, value), 1, TAG, rc -> { }));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (routers[1].received.size() <= i && System.nanoTime() < deadline) {
+                    spell.drive();
+                }
+            }
+        }
+        assertThat(routers[1].received).hasSize(messages);
+        assertThat(routers[1].eagerThreads.stream().filter(t -> t == me).count()).isGreaterThanOrEqualTo(messages - 1);
+
+        routers[1].received.clear();
+        routers[1].eagerThreads.clear();
+        engines[0].submit(e -> e.isend(bytes(8, 99), 1, TAG, rc -> { }));
+        assertThat(routers[1].next().data()[0]).isEqualTo((byte) 99);
+        assertThat(routers[1].eagerThreads.take()).isNotSameAs(me);
+    }
+
+    @Test
+    void aVirtualThreadNeverDrives() throws Exception {
+        CompletableFuture<io.dask4j.comm.CallerProgress.Driving> spell = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> spell.complete(engines[1].drivingSpell())).join();
+        assertThat(spell.get()).isSameAs(io.dask4j.comm.CallerProgress.Driving.IDLE);
     }
 
     static void awaitTrue(BooleanSupplier condition) {

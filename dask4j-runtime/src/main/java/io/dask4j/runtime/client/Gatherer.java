@@ -3,6 +3,7 @@ package io.dask4j.runtime.client;
 import io.dask4j.comm.serialize.SerializationException;
 import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.Comms;
 import io.dask4j.runtime.loop.Awake;
 import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.runtime.protocol.Codec;
@@ -45,15 +46,21 @@ final class Gatherer {
         this.idle = idle;
     }
 
+    /** Progress this process's transports want from waiting threads (MPI's engine, where MPI runs). */
+    private static final io.dask4j.comm.CallerProgress PROGRESS = Comms.callerProgress();
+
     static void awaitDone(FutureState s, long deadlineNs) throws TimeoutException {
         awaitDone(s, deadlineNs, IdleOptions.parkAtOnce());
     }
 
-    /** Waits for {@code s} to be done, staying awake for {@code idle}'s budget before parking. */
+    /**
+     * Waits for {@code s} to be done, staying awake for {@code idle}'s budget before parking (driving {@link
+     * Comms#callerProgress} meanwhile, where the transport needs callers).
+     */
     static void awaitDone(FutureState s, long deadlineNs, IdleOptions idle) throws TimeoutException {
         while (true) {
             CompletableFuture<Void> done = s.done();
-            Awake.poll(idle, done::isDone);
+            Awake.poll(idle, done::isDone, PROGRESS);
             try {
                 done.get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {

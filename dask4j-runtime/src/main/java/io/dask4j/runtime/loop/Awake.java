@@ -1,5 +1,7 @@
 package io.dask4j.runtime.loop;
 
+import io.dask4j.comm.CallerProgress;
+
 import java.util.function.BooleanSupplier;
 
 /**
@@ -12,8 +14,35 @@ public final class Awake {
 
     /** True as soon as {@code ready} is; false once the budget of {@code idle} is spent without it. */
     public static boolean poll(IdleOptions idle, BooleanSupplier ready) {
+        return poll(idle, ready, CallerProgress.NONE);
+    }
+
+    /**
+     * As {@link #poll(IdleOptions, BooleanSupplier)}, but where {@code progress} needs callers the wait drives it
+     * for {@link IdleOptions#drive()} instead (yielding after each pass that found nothing), so that what {@code
+     * ready} waits for is received and handled on this thread.
+     */
+    public static boolean poll(IdleOptions idle, BooleanSupplier ready, CallerProgress progress) {
         if (ready.getAsBoolean()) {
             return true;
+        }
+        long drive = idle.driveNanos();
+        if (progress != CallerProgress.NONE && drive > 0) {
+            try (CallerProgress.Driving driving = progress.begin()) {
+                if (driving != CallerProgress.Driving.IDLE) {
+                    long start = System.nanoTime();
+                    do {
+                        boolean worked = driving.drive();
+                        if (ready.getAsBoolean()) {
+                            return true;
+                        }
+                        if (!worked) {
+                            Thread.yield();
+                        }
+                    } while (System.nanoTime() - start < drive);
+                    return ready.getAsBoolean();
+                }
+            }
         }
         long spin = idle.spinNanos();
         long yield = idle.yieldNanos();

@@ -58,6 +58,8 @@ final class TaskManager {
     private Runnable onFinished = () -> { };
     private Runnable flushFinished = () -> { };
     private final IdleOptions idle = IdleOptions.defaults();
+    /** An idle task thread drives the transport (MPI) while it waits: its next task then arrives on this thread. */
+    private final io.dask4j.comm.CallerProgress progress = io.dask4j.comm.Comms.callerProgress();
     final AtomicLong tasksRun = new AtomicLong();
     final AtomicLong tasksFailed = new AtomicLong();
 
@@ -290,7 +292,7 @@ final class TaskManager {
             WorkerTask t = ready.poll();
             if (t == null) {
                 // The next task often comes right after this one's report: stay awake briefly before parking.
-                Awake.poll(idle, () -> !ready.isEmpty() || Thread.currentThread().isInterrupted());
+                Awake.poll(idle, () -> !ready.isEmpty() || Thread.currentThread().isInterrupted(), progress);
                 try {
                     t = ready.take();
                 } catch (InterruptedException e) {

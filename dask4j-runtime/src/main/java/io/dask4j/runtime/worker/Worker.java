@@ -165,12 +165,26 @@ public final class Worker implements AutoCloseable {
         LOG.info("worker {} registered with {}", id, config.scheduler());
     }
 
-    /** Rows of a scheduler message (the longest column of its items), to keep big batches off the delivery thread. */
+    /**
+     * Rows of a scheduler message (its keys; a batch's items' keys summed), to keep big batches off the delivery
+     * thread. A round trip's batch (a task to compute and the previous task's key to free) is two rows.
+     */
     private static int rows(Message m) {
         if (m.op().equals(Batches.OP)) {
-            return m.fields().get("msgs") instanceof List<?> items ? items.size() * INLINE_ROWS : 0;
+            if (!(m.fields().get("msgs") instanceof List<?> items)) {
+                return 0;   // malformed: the loop reports it
+            }
+            int rows = 0;
+            for (Object item : items) {
+                rows += item instanceof Map<?, ?> fields ? keys(fields) : 1;
+            }
+            return rows;
         }
-        return m.fields().get("keys") instanceof List<?> keys ? keys.size() : 1;
+        return keys(m.fields());
+    }
+
+    private static int keys(Map<?, ?> fields) {
+        return fields.get("keys") instanceof List<?> keys ? keys.size() : 1;
     }
 
     private Address defaultListenAddress() {

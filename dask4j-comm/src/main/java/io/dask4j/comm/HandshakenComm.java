@@ -3,6 +3,7 @@ package io.dask4j.comm;
 import io.dask4j.comm.stats.CommCounters;
 import io.dask4j.comm.stats.CommMessageEvent;
 import io.dask4j.comm.stats.CommTraffic;
+import io.dask4j.comm.stats.LatencyTrace;
 import io.dask4j.comm.stats.WireSize;
 
 /**
@@ -35,6 +36,7 @@ final class HandshakenComm implements Comm {
 
     /** Counts a message read (and records it for JFR if it is large and a recording wants it). */
     private void counted(Message m) {
+        LatencyTrace.message(m.op(), false);
         long n = WireSize.of(m);
         traffic.received(n);
         CommMessageEvent.onMessage(m, n, false, transport, peer);
@@ -59,6 +61,7 @@ final class HandshakenComm implements Comm {
 
     @Override
     public void write(Message message) {
+        LatencyTrace.message(message.op(), true);
         raw.write(message);
         long n = WireSize.of(message);
         traffic.sent(n);

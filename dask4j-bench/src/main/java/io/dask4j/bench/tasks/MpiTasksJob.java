@@ -73,6 +73,9 @@ final class MpiTasksJob {
                 "--client-rank", Integer.toString(cmd.mpiJob.clientRank), "--workload", String.join(",", cmd.workloadNames),
                 "--rounds", Integer.toString(cmd.rounds), "--chain", Integer.toString(cmd.chain),
                 "--mpi-logs", logs.toString()));
+        if (cmd.trace != null) {
+            line.addAll(List.of("--trace", cmd.trace.toAbsolutePath().toString()));
+        }
         return line;
     }
 
@@ -82,7 +85,9 @@ final class MpiTasksJob {
                 .withThreads(cmd.threads).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs)
                 .withClientRank(cmd.mpiJob.clientRank);
         String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
+        cmd.startTrace();
         List<TasksBenchCommand.Result> results = MpiCluster.execute(options, client -> cmd.workloads(client, label));
+        cmd.stopTrace();
         for (TasksBenchCommand.Result r : results) {
             System.out.println(RESULT_PREFIX + r.toJson());
         }

@@ -14,6 +14,8 @@ import io.dask4j.runtime.client.TaskGraph;
 import io.dask4j.runtime.cluster.LocalCluster;
 import org.HdrHistogram.Histogram;
 import java.io.PrintStream;
+import io.dask4j.comm.stats.LatencyTrace;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,6 +107,11 @@ public final class TasksBenchCommand implements Callable<Integer> {
             + " costs (default: a generated secret, as users run it)")
     boolean insecureNoAuth;
 
+    @Option(names = "--trace", paramLabel = "DIR", description = "round-trip: trace where each round trip's time goes"
+            + " in every process of the cluster (inproc, or mpi with either --protocol), write the traces to DIR and"
+            + " print the median time of each step; the tracing itself costs a little")
+    Path trace;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -191,8 +198,15 @@ public final class TasksBenchCommand implements Callable<Integer> {
             }
         }
         mpiJob.check(spec);
+        if (trace != null && scheme.equals("tcp")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--trace works with --backend inproc or mpi "
+                    + "(for tcp between processes: --backend mpi --protocol tcp)");
+        }
         if (inMpiJob) {
             return MpiTasksJob.runRank(this);
+        }
+        if (trace != null) {
+            Files.createDirectories(trace);
         }
         if (scheme.equals("mpi")) {
             if (dashboard) {
@@ -204,6 +218,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
             }
             ProcessLayout layout = ProcessLayout.mpi(workers, mpiJob.clientRank);
             print(results.stream().map(r -> r.withLayout(layout)).toList(), "");
+            printTrace();
             return 0;
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
@@ -216,6 +231,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         List<Result> results = new ArrayList<>();
         String polled = "";
+        startTrace();
         try (LocalCluster cluster = builder.start(); Client client = cluster.client()) {
             DashboardPoller poller = dashboard ? new DashboardPoller(cluster.dashboardUrl().orElseThrow()) : null;
             try {
@@ -232,7 +248,42 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         ProcessLayout layout = ProcessLayout.of(scheme, workers, -1);
         print(results.stream().map(r -> r.withLayout(layout)).toList(), polled);
+        stopTrace();
+        printTrace();
         return 0;
+    }
+
+    /** Points kept per process with --trace: some 20 per round trip, warm-up included. */
+    private static final int TRACE_POINTS = 2_000_000;
+
+    /** With --trace: starts keeping this process's points (on an mpi rank, before it joins the cluster). */
+    void startTrace() {
+        if (trace != null) {
+            LatencyTrace.enable(TRACE_POINTS);
+            if (inMpiJob) {
+                // The server ranks exit inside MpiCluster.execute: they write their points on the way out.
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        stopTrace();
+                    } catch (java.io.IOException e) {
+                        System.err.println("--trace: could not write this rank's trace: " + e);
+                    }
+                }, "dask4j-trace-dump"));
+            }
+        }
+    }
+
+    /** With --trace: writes this process's points into the trace directory. */
+    void stopTrace() throws java.io.IOException {
+        if (trace != null) {
+            LatencyTrace.dump(trace.resolve("trace-" + ProcessHandle.current().pid() + ".txt"));
+        }
+    }
+
+    private void printTrace() throws java.io.IOException {
+        if (trace != null && !TraceBreakdown.print(trace, json ? System.err : out)) {
+            System.err.println("--trace: no round trip was traced (it traces the round-trip workload)");
+        }
     }
 
     static final List<String> WORKLOADS = List.of("map", "tree", "round-trip", "chain");
@@ -360,7 +411,9 @@ public final class TasksBenchCommand implements Callable<Integer> {
         }
         for (int i = 0; i < rounds; i++) {
             long start = System.nanoTime();
+            LatencyTrace.mark(TraceBreakdown.START);
             roundTrip(client, i);
+            LatencyTrace.mark(TraceBreakdown.END);
             latency.recordValue(Math.min(System.nanoTime() - start, latency.getHighestTrackableValue()));
         }
         double[] us = {latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,

@@ -70,6 +70,7 @@ final class FutureState {
             d = done;
             notifyAll();
         }
+        io.dask4j.comm.stats.LatencyTrace.mark("future finished");
         d.complete(null);
     }
 

@@ -87,6 +87,7 @@ final class Gatherer {
             for (int i : todo) {
                 FutureState s = states.get(i);
                 awaitDone(s, deadlineNs, idle);
+                io.dask4j.comm.stats.LatencyTrace.mark("result sees it done");
                 switch (s.status()) {
                     case ERROR -> throw new RemoteTaskException(s.key, s.error());
                     case CANCELLED -> throw new CancellationException("future " + s.key + " was cancelled");

@@ -300,6 +300,7 @@ final class TaskManager {
                 }
             }
             if (!t.cancelled) {
+                io.dask4j.comm.stats.LatencyTrace.mark("task starts");
                 try {
                     run(t);
                 } catch (RuntimeException | Error e) {

@@ -42,6 +42,7 @@ final class DashboardPoller implements AutoCloseable {
             }
             if (tick++ % 2 == 0) {
                 fetch("/api/v1/traffic");
+                fetch("/metrics");   // Micrometer's Prometheus scrape, once a second (Prometheus would every 15 s)
             }
             sleepWhileRunning(500);
         }

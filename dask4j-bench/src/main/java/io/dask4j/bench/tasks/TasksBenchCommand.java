@@ -100,7 +100,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object per line instead of a table")
     boolean json;
 
-    @Option(names = "--dashboard", description = "serve the dashboard and poll its JSON API every 500 ms, as an open page does")
+    @Option(names = "--dashboard", description = "serve the dashboard, poll its JSON API every 500 ms as an open page does, and scrape its /metrics (Micrometer) every second")
     boolean dashboard;
 
     @Option(names = "--insecure-no-auth", description = "tcp: run the cluster WITHOUT authentication, to measure what it"

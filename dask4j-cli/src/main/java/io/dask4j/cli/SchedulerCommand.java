@@ -21,8 +21,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dask4j scheduler [--host H] [--port P] [--scheduler-file F] [--listen ADDRESS]...
- * [--dashboard-address A | --no-dashboard]}: runs a scheduler until interrupted. Once it listens it
+ * {@code dask4j scheduler [--host H] [--port P] [--protocol tcp|tls] [--tls-* ...] [--scheduler-file F]
+ * [--listen ADDRESS]... [--dashboard-address A | --no-dashboard]}: runs a scheduler until interrupted. Once it listens it
  * prints its address, the dashboard's URL (127.0.0.1:8787 by default, a free port if that is taken) and
  * where its log goes, and, if asked, writes the scheduler file (JSON, atomically), which it deletes again
  * on exit.
@@ -38,6 +38,13 @@ public final class SchedulerCommand implements Callable<Integer> {
 
     @Option(names = "--port", defaultValue = "8786", description = "tcp port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
+
+    @Option(names = "--protocol", paramLabel = "tcp|tls", description = "tcp, or tls for TLS-encrypted comms (default: "
+            + "tls when TLS key material is given by --tls-* options or DASK4J_TLS_* variables, else tcp)")
+    String protocol;
+
+    @CommandLine.Mixin
+    TlsFlags tls = new TlsFlags();
 
     @Option(names = "--scheduler-file", description = "write the scheduler's address to this JSON file")
     Path schedulerFile;
@@ -79,12 +86,17 @@ public final class SchedulerCommand implements Callable<Integer> {
         DashboardConfig dashboard = noDashboard ? DashboardConfig.disabled()
                 : OptionChecks.parsed(spec, "--dashboard-address", dashboardAddress, DashboardConfig::parse)
                         .withAllowedHosts(dashboardHosts);
+        CommOptions options = tls.apply(CommOptions.defaults(), System.getenv()).withInsecureNoAuth(insecureNoAuth)
+                .withIdentity("scheduler");
+        String scheme = protocol != null ? protocol : options.tls() != null ? "tls" : "tcp";
+        if (!scheme.equals("tcp") && !scheme.equals("tls")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--protocol must be tcp or tls, not " + scheme);
+        }
         List<Address> addresses = new ArrayList<>();
-        addresses.add(OptionChecks.parsed(spec, "--host", host, h -> Address.tcp(h, port)));
+        addresses.add(OptionChecks.parsed(spec, "--host", host, h -> Address.hostPort(scheme, h, port)));
         for (String a : extra) {
             addresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
-        CommOptions options = CommOptions.defaults().withInsecureNoAuth(insecureNoAuth).withIdentity("scheduler");
         SchedulerConfig config = SchedulerConfig.listeningOn(addresses.toArray(Address[]::new)).withOptions(options)
                 .withAllowedFailures(allowedFailures).withHeartbeatTimeout(Duration.ofSeconds(heartbeatSeconds));
         Scheduler scheduler = Scheduler.start(config);
@@ -111,6 +123,7 @@ public final class SchedulerCommand implements Callable<Integer> {
         }
         System.out.println("dask4j scheduler listening at " + scheduler.addresses());
         System.out.println("authentication: " + authentication(options, scheduler.config().options()));
+        System.out.println("tls: " + (options.tls() == null ? "off" : options.tls()));
         System.out.println("dashboard: " + (board == null ? "off (--no-dashboard)" : board.url()
                 + (board.fellBackToFreePort() ? " (port " + dashboard.port() + " was taken)" : "")));
         System.out.println("logs: standard error, level " + Settings.LOG_LEVEL.stringValue(ConfigSource.system(), "WARN")
@@ -122,6 +135,9 @@ public final class SchedulerCommand implements Callable<Integer> {
 
     /** Where workers and clients find the secret; never the secret itself, since output often ends up in shared logs. */
     private String authentication(CommOptions given, CommOptions used) {
+        if (!used.hasSecret() && used.tls() != null && used.tls().provesMembership()) {
+            return "client certificates (mutual TLS, --tls-no-secret): no cluster secret";
+        }
         if (!used.hasSecret()) {
             return "OFF (--insecure-no-auth): anyone who can reach the port can use this cluster";
         }

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dask4j worker (ADDRESS | --scheduler-file F) [--nthreads N] [--memory-limit M]
- * [--local-directory D] [--allow-classes ENTRIES]}: runs a worker until its scheduler goes away (a worker never reconnects).
+ * [--local-directory D] [--allow-classes ENTRIES] [--tls-* ...]}: runs a worker until its scheduler goes away (a worker never reconnects).
  */
 @Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a dask4j worker.")
 public final class WorkerCommand implements Callable<Integer> {
@@ -50,6 +50,9 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--listen", description = "addresses to listen on for peers and clients (default: tcp on 127.0.0.1)")
     List<String> listen = new ArrayList<>();
 
+    @CommandLine.Mixin
+    TlsFlags tls = new TlsFlags();
+
     @Option(names = "--insecure-no-auth", description = "listen and connect WITHOUT authentication, for a scheduler"
             + " started so (default: the secret from the scheduler file or DASK4J_SECRET)")
     boolean insecureNoAuth;
@@ -75,7 +78,7 @@ public final class WorkerCommand implements Callable<Integer> {
             listenAddresses.add(OptionChecks.parsed(spec, "--listen", a, Address::parse));
         }
         // A mistyped path would otherwise look like a hang: say what it waits for, and every 30 s that it still does.
-        CommOptions options = CommOptions.defaults().withInsecureNoAuth(insecureNoAuth)
+        CommOptions options = tls.apply(CommOptions.defaults(), System.getenv()).withInsecureNoAuth(insecureNoAuth)
                 .withIdentity(name.isEmpty() ? "worker" : name);
         Address scheduler = given;
         if (scheduler == null) {

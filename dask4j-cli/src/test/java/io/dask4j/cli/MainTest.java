@@ -104,6 +104,7 @@ class MainTest {
             worker --nthreads 0 tcp://127.0.0.1:1        | --nthreads must be at least 1, got 0                    | dask4j worker
             worker --memory-limit lots tcp://127.0.0.1:1 | --memory-limit: bad memory size 'lots'                  | dask4j worker
             scheduler --port -5                          | --port must be 0-65535, got -5                          | dask4j scheduler
+            scheduler --protocol udp --port 0            | --protocol must be tcp or tls, not udp                  | dask4j scheduler
             scheduler --dashboard-address garbage        | --dashboard-address: bad dashboard address 'garbage'    | dask4j scheduler
             scheduler --dashboard-address :99999         | --dashboard-address: dashboard port must be 0-65535     | dask4j scheduler
             mpi --protocol bogus                         | --protocol: unknown protocol 'bogus'                    | dask4j mpi
@@ -136,6 +137,13 @@ class MainTest {
             assertThat(r.err().lines()).containsExactly("dask4j scheduler: cannot listen on tcp://127.0.0.1:" + taken.getLocalPort()
                     + ": BindException (Address already in use)");
         }
+    }
+
+    @Test
+    void aMissingTlsKeyStoreIsOneLineNamingIt() {
+        Run r = run("scheduler", "--port", "0", "--no-dashboard", "--tls-keystore", "/nonexistent/node.p12");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err().lines()).containsExactly("dask4j scheduler: TLS key store /nonexistent/node.p12 does not exist");
     }
 
     /** A subcommand that fails with the exception it is given. */

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * A parsed comm address, {@code scheme://location}: {@code tcp://127.0.0.1:8786}, {@code tcp://[::1]:0},
- * {@code inproc://scheduler-1}, {@code mpi://3}, {@code mpi://3:7} (rank 3, port 7: one rank may listen on
+ * {@code tls://node1:8786}, {@code inproc://scheduler-1}, {@code mpi://3}, {@code mpi://3:7} (rank 3, port 7: one rank may listen on
  * several mpi addresses, told apart by port).
  *
  * <p>Immutable and thread-safe. {@link #parse} and {@link #toString} round-trip: {@code
@@ -40,8 +40,17 @@ public record Address(String scheme, String location) {
     }
 
     public static Address tcp(String host, int port) {
+        return hostPort("tcp", host, port);
+    }
+
+    public static Address tls(String host, int port) {
+        return hostPort("tls", host, port);
+    }
+
+    /** {@code scheme://host:port}, an IPv6 host in brackets. */
+    public static Address hostPort(String scheme, String host, int port) {
         String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-        return new Address("tcp", h + ":" + port);
+        return new Address(scheme, h + ":" + port);
     }
 
     public static Address inproc(String name) {
@@ -88,7 +97,7 @@ public record Address(String scheme, String location) {
     private static void validate(String scheme, String location) {
         String text = scheme + "://" + location;
         switch (scheme) {
-            case "tcp" -> validateHostPort(text, location);
+            case "tcp", "tls" -> validateHostPort(text, location);
             case "mpi" -> {
                 if (!location.matches("\\d{1,9}(:\\d{1,9})?")) {
                     throw new IllegalArgumentException("bad mpi address '" + text + "': expected mpi://<rank>[:<port>]");

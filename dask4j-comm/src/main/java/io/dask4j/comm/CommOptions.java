@@ -36,9 +36,12 @@ import java.util.Objects;
  *     start so. Has no effect when a secret is set (the secret is then required).
  * @param limits what one peer may take of this process: the read budget, the stall timeout of a started message,
  *     the cap on comms handshaking at once ({@link CommLimits})
+ * @param tls the key material and TLS settings of {@code tls://} comms, or {@code null} for none (then tls:// cannot
+ *     be used; the other backends ignore it)
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,
-                          long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth, CommLimits limits) {
+                          long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth, CommLimits limits,
+                          TlsOptions tls) {
 
     /** Environment variable holding the shared secret, as text. */
     public static final String SECRET_ENV = Settings.SECRET_VARIABLE;
@@ -72,34 +75,39 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         secret = secret == null ? null : secret.clone();
     }
 
-    /** Defaults, with the secret taken from {@code DASK4J_SECRET} when set. */
+    /** Defaults, with the secret taken from {@code DASK4J_SECRET} and TLS from {@link TlsEnvironment} when set. */
     public static CommOptions defaults() {
         return fromEnvironment(System.getenv());
     }
 
     /**
-     * Defaults, with the secret taken from {@code DASK4J_SECRET} in {@code env} when set.
+     * Defaults, with the secret taken from {@code DASK4J_SECRET} in {@code env} when set, and TLS options from its
+     * {@link TlsEnvironment} variables when set.
      *
      * @throws IllegalArgumentException if the variable is set but empty or shorter than 128 bits: an empty secret
-     *     never silently means no authentication
+     *     never silently means no authentication; TlsException if TLS variables name unusable key material
      */
     public static CommOptions fromEnvironment(Map<String, String> env) {
         String text = Settings.SECRET.exact(ConfigSource.ofEnvironment(env));
         byte[] secret = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+        CommOptions options;
         try {
-            return new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
-                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false, CommLimits.defaults());
+            options = new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
+                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false, CommLimits.defaults(), null);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(SECRET_ENV + " is set but unusable: " + e.getMessage(), e);
         }
+        return options.withTls(TlsEnvironment.read(env));
     }
 
     /**
      * These options with a fresh random secret ({@link ClusterSecret#generate()}) if they have none and do not opt
-     * out of authentication; else these options.
+     * out of authentication (nor leave it to client certificates, {@link TlsOptions#provesMembership()}); else these
+     * options.
      */
     public CommOptions withGeneratedSecret() {
-        return hasSecret() || insecureNoAuth ? this : withSecret(ClusterSecret.generate());
+        boolean authenticated = hasSecret() || insecureNoAuth || (tls != null && tls.provesMembership());
+        return authenticated ? this : withSecret(ClusterSecret.generate());
     }
 
     /** The secret as text (as {@code DASK4J_SECRET} and scheduler files carry it), or null for none. */
@@ -110,12 +118,12 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     /** See {@code insecureNoAuth}: lets listeners that other users can reach run without a secret. */
     public CommOptions withInsecureNoAuth(boolean insecure) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecure, limits);
+                insecure, limits, tls);
     }
 
     public CommOptions withSecret(byte[] newSecret) {
         return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits);
+                insecureNoAuth, limits, tls);
     }
 
     public CommOptions withSecret(String newSecret) {
@@ -124,32 +132,47 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
 
     public CommOptions withIdentity(String newIdentity) {
         return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits);
+                insecureNoAuth, limits, tls);
     }
 
     public CommOptions withConnectTimeout(Duration timeout) {
         return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits);
+                insecureNoAuth, limits, tls);
     }
 
     public CommOptions withHandshakeTimeout(Duration timeout) {
         return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits);
+                insecureNoAuth, limits, tls);
     }
 
     public CommOptions withMaxMessageBytes(long bytes) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes, deadPeerTimeout,
-                insecureNoAuth, limits);
+                insecureNoAuth, limits, tls);
     }
 
     public CommOptions withDeadPeerTimeout(Duration timeout) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, timeout,
-                insecureNoAuth, limits);
+                insecureNoAuth, limits, tls);
     }
 
     public CommOptions withLimits(CommLimits newLimits) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, newLimits);
+                insecureNoAuth, newLimits, tls);
+    }
+
+    /** These options with {@code newTls} for tls:// comms (null: none). */
+    public CommOptions withTls(TlsOptions newTls) {
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth, limits, newTls);
+    }
+
+    /** The TLS options, or a {@link TlsException} saying that tls:// needs them. */
+    public TlsOptions requireTls() {
+        if (tls == null) {
+            throw new TlsException("tls:// comms need TLS options (key material): CommOptions.withTls(...), or "
+                    + "--tls-* options on the command line");
+        }
+        return tls;
     }
 
     @Override
@@ -166,7 +189,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return "CommOptions[identity=" + identity + ", secret=" + (secret == null ? "none" : "set")
                 + ", connectTimeout=" + connectTimeout + ", handshakeTimeout=" + handshakeTimeout
                 + ", maxMessageBytes=" + maxMessageBytes + ", deadPeerTimeout=" + deadPeerTimeout
-                + (insecureNoAuth ? ", insecureNoAuth" : "") + ", " + limits + "]";
+                + (insecureNoAuth ? ", insecureNoAuth" : "") + ", " + limits + (tls == null ? "" : ", " + tls) + "]";
     }
 
     @Override
@@ -175,12 +198,12 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
                 && identity.equals(other.identity) && connectTimeout.equals(other.connectTimeout)
                 && handshakeTimeout.equals(other.handshakeTimeout) && maxMessageBytes == other.maxMessageBytes
                 && deadPeerTimeout.equals(other.deadPeerTimeout) && insecureNoAuth == other.insecureNoAuth
-                && limits.equals(other.limits);
+                && limits.equals(other.limits) && Objects.equals(tls, other.tls);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(java.util.Arrays.hashCode(secret), identity, connectTimeout, handshakeTimeout, maxMessageBytes,
-                deadPeerTimeout, insecureNoAuth, limits);
+                deadPeerTimeout, insecureNoAuth, limits, tls);
     }
 }

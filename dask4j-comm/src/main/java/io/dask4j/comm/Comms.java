@@ -80,7 +80,7 @@ public final class Comms {
         checkAuthentication(backend, address, options);
         HandshakingListener listener = new HandshakingListener(backend, address, options, handler, onHandshakeFailure);
         listener.start();
-        if (backend.reachableByOthers() && !options.hasSecret()) {
+        if (backend.reachableByOthers() && !options.hasSecret() && !certificatesSuffice(backend, options)) {
             LOG.warn("listening on {} WITHOUT AUTHENTICATION (insecureNoAuth): anyone who can reach this port can "
                     + "register, submit tasks, and read or overwrite data", listener.listenAddress());
         }
@@ -93,12 +93,20 @@ public final class Comms {
      * @throws AuthenticationException saying how to give a secret or opt out
      */
     static void checkAuthentication(Backend backend, Address address, CommOptions options) {
-        if (backend.reachableByOthers() && !options.hasSecret() && !options.insecureNoAuth()) {
+        if (backend.reachableByOthers() && !options.hasSecret() && !options.insecureNoAuth()
+                && !certificatesSuffice(backend, options)) {
             throw new AuthenticationException("refusing to listen on " + address + " without a secret: set "
                     + CommOptions.SECRET_ENV + " (at least " + CommOptions.MIN_SECRET_BYTES + " bytes), pass "
                     + "CommOptions.withSecret or withGeneratedSecret(), or opt out explicitly with "
-                    + "withInsecureNoAuth(true) (--insecure-no-auth on the command line)");
+                    + "withInsecureNoAuth(true) (--insecure-no-auth on the command line)"
+                    + (backend.scheme().equals("tls") ? "; on tls://, mutual TLS may stand in for the secret "
+                    + "(TlsOptions.withMutualAuth(true).withSecretHandshake(false))" : ""));
         }
+    }
+
+    /** A tls listener whose client certificates prove membership (mutual TLS, secret handshake turned off). */
+    private static boolean certificatesSuffice(Backend backend, CommOptions options) {
+        return backend.scheme().equals("tls") && options.tls() != null && options.tls().provesMembership();
     }
 
     /**

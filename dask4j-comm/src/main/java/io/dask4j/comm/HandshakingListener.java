@@ -130,7 +130,8 @@ final class HandshakingListener implements Listener {
      * with the peer's address. A peer that merely hung up (a port check, a listener stopping) stays at DEBUG.
      */
     private void logRejected(Comm comm, CommException e) {
-        if (e instanceof AuthenticationException || e instanceof ProtocolException || e instanceof HandshakeTimeoutException) {
+        if (e instanceof AuthenticationException || e instanceof ProtocolException || e instanceof HandshakeTimeoutException
+                || e instanceof TlsException) {
             REJECTED.warn("rejected a connection from {} on {}: {}", comm.peerAddress(), listenAddress(), e.getMessage());
         } else {
             LOG.debug("handshake with {} on {} failed: {}", comm.peerAddress(), listenAddress(), e.toString());

@@ -23,6 +23,10 @@ public final class Settings {
     /** The name of {@link #ALLOWED_CLASSES}, as a constant for annotations (picocli option descriptions). */
     public static final String ALLOWED_CLASSES_VARIABLE = "DASK4J_ALLOWED_CLASSES";
 
+    /** The names of the TLS key store's and trust store's password variables, as constants for annotations. */
+    public static final String TLS_KEYSTORE_PASSWORD_VARIABLE = "DASK4J_TLS_KEYSTORE_PASSWORD";
+    public static final String TLS_TRUSTSTORE_PASSWORD_VARIABLE = "DASK4J_TLS_TRUSTSTORE_PASSWORD";
+
     // Running dask4j
 
     public static final Setting SECRET = variable(SECRET_VARIABLE, Type.TEXT,
@@ -33,6 +37,31 @@ public final class Settings {
             "the main class's package", "",
             "your task classes that workers and clients may build from frames: `com.acme.*` (a package and its "
                     + "sub-packages) or `com.acme.Task`, comma-separated; as `--allow-classes`", GENERAL);
+    public static final Setting TLS_KEYSTORE = variable("DASK4J_TLS_KEYSTORE", Type.PATH, "none", "",
+            "PKCS12 or JKS key store with this process's certificate and private key, for `tls://` comms; as "
+                    + "`--tls-keystore` (see [security](security.md#encryption-tls))", GENERAL);
+    public static final Setting TLS_KEYSTORE_PASSWORD = variable(TLS_KEYSTORE_PASSWORD_VARIABLE, Type.TEXT, "none", "",
+            "the key store's password (also its key's)", GENERAL);
+    public static final Setting TLS_TRUSTSTORE = variable("DASK4J_TLS_TRUSTSTORE", Type.PATH,
+            "the JDK's trust store", "", "PKCS12 or JKS trust store: the certificates that sign peers' certificates; "
+                    + "as `--tls-truststore`", GENERAL);
+    public static final Setting TLS_TRUSTSTORE_PASSWORD = variable(TLS_TRUSTSTORE_PASSWORD_VARIABLE, Type.TEXT, "none",
+            "", "the trust store's password", GENERAL);
+    public static final Setting TLS_CERT = variable("DASK4J_TLS_CERT", Type.PATH, "none", "",
+            "PEM certificate chain of this process (instead of a key store, with `DASK4J_TLS_KEY`); as `--tls-cert`",
+            GENERAL);
+    public static final Setting TLS_KEY = variable("DASK4J_TLS_KEY", Type.PATH, "none", "",
+            "PEM private key of this process, unencrypted PKCS#8; as `--tls-key`", GENERAL);
+    public static final Setting TLS_CA = variable("DASK4J_TLS_CA", Type.PATH, "the JDK's trust store", "",
+            "PEM CA bundle: the certificates that sign peers' certificates; as `--tls-ca-file`", GENERAL);
+    public static final Setting TLS_MUTUAL = variable("DASK4J_TLS_MUTUAL", Type.BOOLEAN, "false", "",
+            "`true`: tls listeners require client certificates (mutual TLS); as `--tls-mutual`", GENERAL);
+    public static final Setting TLS_VERIFY_HOSTNAME = variable("DASK4J_TLS_VERIFY_HOSTNAME", Type.BOOLEAN, "true", "",
+            "`false`: clients do not check that a listener's certificate names its host (test clusters only); as "
+                    + "`--tls-no-hostname-check`", GENERAL);
+    public static final Setting TLS_SECRET_HANDSHAKE = variable("DASK4J_TLS_SECRET_HANDSHAKE", Type.BOOLEAN, "true", "",
+            "`false` with mutual TLS: client certificates alone admit peers, no cluster secret; as `--tls-no-secret`",
+            GENERAL);
     public static final Setting LOG_LEVEL = variable("DASK4J_LOG_LEVEL", Type.LEVEL,
             "`WARN` on the console, `INFO` in MPI rank logs", "",
             "console log level of `./dask4j` commands; on MPI ranks the level of `logs/rank-<r>.log`; at `DEBUG` a "
@@ -141,7 +170,9 @@ public final class Settings {
                     + "one tree do not share one", TESTS);
 
     /** Every setting, in the order of docs/configuration.md. */
-    public static final List<Setting> ALL = List.of(SECRET, ALLOWED_CLASSES, LOG_LEVEL, LOG_DIR, JAVA_OPTS, HOME,
+    public static final List<Setting> ALL = List.of(SECRET, ALLOWED_CLASSES, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD,
+            TLS_TRUSTSTORE, TLS_TRUSTSTORE_PASSWORD, TLS_CERT, TLS_KEY, TLS_CA, TLS_MUTUAL, TLS_VERIFY_HOSTNAME,
+            TLS_SECRET_HANDSHAKE, LOG_LEVEL, LOG_DIR, JAVA_OPTS, HOME,
             LAUNCHER, MPI_LIB_ENV, MPI_LIB, INBOX_MIB, READ_WINDOW, PEER_SEND_WINDOW, HEAP_FRAME_BYTES,
             POOLED_FRAME_BYTES, POOLED_FRAME_BUDGET_MIB, POOL_RETAIN_MIB, POOL_GC_TRIGGER_MIB, BLOCKING_RECEIVES, SPINS,
             YIELD_MICROS, MAX_PARK_MICROS, DEEP_IDLE_MILLIS, DEEP_PARK_MICROS, PURE_SPIN, CALLER_SPIN_MICROS, IDLE_DRIVE_MICROS, DOORBELLS,

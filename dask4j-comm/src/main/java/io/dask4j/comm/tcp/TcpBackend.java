@@ -1,17 +1,13 @@
 package io.dask4j.comm.tcp;
 
 import io.dask4j.comm.Address;
-import io.dask4j.comm.Backend;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommOptions;
-import io.dask4j.comm.Connector;
-import io.dask4j.comm.Listener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.function.Consumer;
 
 /**
  * The {@code tcp://host:port} backend (IPv6 hosts in brackets). Listeners bind exactly the host they
@@ -20,43 +16,27 @@ import java.util.function.Consumer;
  * Connects make one attempt with the given timeout ({@link io.dask4j.comm.Comms#connect} retries).
  * Native errors are translated in one place, {@code TcpErrors}. Thread-safe.
  */
-public final class TcpBackend implements Backend {
+public final class TcpBackend extends SocketBackend {
 
     public static final String SCHEME = "tcp";
     /** Loopback, any free port: the default listen address. */
     public static final Address LOOPBACK_ANY_PORT = Address.tcp("127.0.0.1", 0);
-    private static final Connector CONNECTOR = TcpBackend::connectOnce;
 
-    @Override
-    public String scheme() {
-        return SCHEME;
+    public TcpBackend() {
+        super(SocketSecurity.PLAIN);
     }
 
-    /** Anyone who can reach the port can connect: listeners need a secret unless the options opt out. */
-    @Override
-    public boolean reachableByOthers() {
-        return true;
-    }
-
-    @Override
-    public Connector connector() {
-        return CONNECTOR;
-    }
-
-    @Override
-    public Listener listener(Address address, CommOptions options, Consumer<Comm> onAccept) {
-        socketAddress(address);
-        return new TcpListener(address, options, onAccept);
-    }
-
-    private static Comm connectOnce(Address address, Duration timeout, CommOptions options) {
+    /** One connect attempt; the comm's stream is {@code security}'s (plain, or TLS). */
+    static Comm connectOnce(Address address, Duration timeout, CommOptions options, SocketSecurity security) {
         InetSocketAddress target = socketAddress(address);
+        security.checkClient(options);
         SocketChannel channel = null;
         try {
             channel = SocketChannel.open();
             long ms = Math.clamp(timeout.toMillis(), 1, Integer.MAX_VALUE);
             channel.socket().connect(target, (int) ms);
-            return new TcpComm(channel, address((InetSocketAddress) channel.getLocalAddress()), address, options);
+            Address local = address(address.scheme(), (InetSocketAddress) channel.getLocalAddress());
+            return new TcpComm(channel, security.client(channel, address, options), local, address, options);
         } catch (IOException | RuntimeException e) {
             if (channel != null) {
                 try {
@@ -69,9 +49,9 @@ public final class TcpBackend implements Backend {
         }
     }
 
-    /** Resolves {@code tcp://host:port}; an unknown host is fatal (retrying will not make it known). */
+    /** Resolves {@code tcp://host:port} (or {@code tls://}); an unknown host is fatal (retrying will not make it known). */
     static InetSocketAddress socketAddress(Address address) {
-        if (!address.scheme().equals(SCHEME)) {
+        if (!address.scheme().equals(SCHEME) && !address.scheme().equals(TlsBackend.SCHEME)) {
             throw new IllegalArgumentException("not a tcp address: " + address);
         }
         InetSocketAddress resolved = new InetSocketAddress(address.host(), address.port());
@@ -81,9 +61,9 @@ public final class TcpBackend implements Backend {
         return resolved;
     }
 
-    static Address address(InetSocketAddress socket) {
+    static Address address(String scheme, InetSocketAddress socket) {
         String host = socket.getAddress().getHostAddress();
         int scope = host.indexOf('%');
-        return Address.tcp(scope < 0 ? host : host.substring(0, scope), socket.getPort());
+        return Address.hostPort(scheme, scope < 0 ? host : host.substring(0, scope), socket.getPort());
     }
 }

@@ -33,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.LoggerFactory;
 
 /**
- * A tcp comm over a blocking {@link SocketChannel}, in the {@link WireCodec} format.
+ * A tcp comm over a blocking {@link SocketChannel}, in the {@link WireCodec} format; a {@code tls://} comm is the
+ * same, reading and writing through a {@link TlsStream} instead of the socket itself ({@link StreamChannel}).
  *
  * <p><b>Writing.</b> Large frames go out from their own memory, small ones coalesced with the header (see
  * {@link TcpWriter}). Writes are synchronous: when {@link #write} returns the bytes are in the kernel and the
@@ -80,6 +81,8 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
             Duration.ofSeconds(10));
 
     private final SocketChannel channel;
+    /** What messages are read from and written to: the socket itself, or TLS over it. */
+    private final StreamChannel io;
     private final Address local;
     private final Address peer;
     /** Small until the handshake lifts it (see {@link LimitedComm}); read by the reader only. */
@@ -113,30 +116,38 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         this(channel, local, peer, options, options.deadPeerTimeout());
     }
 
+    /** A comm over a socket we connected, reading and writing through {@code io}. */
+    TcpComm(SocketChannel channel, StreamChannel io, Address local, Address peer, CommOptions options)
+            throws IOException {
+        this(channel, io, local, peer, options, options.deadPeerTimeout(), true);
+    }
+
     /**
      * With a write-stall timeout of its own instead of the options' dead-peer timeout: for tests, which need
      * shorter ones than keepalive allows. Zero or negative turns the check off.
      */
     TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options, Duration writeStallTimeout)
             throws IOException {
-        this(channel, local, peer, options, writeStallTimeout, true);
+        this(channel, StreamChannel.plain(channel), local, peer, options, writeStallTimeout, true);
     }
 
     /**
      * A comm over a socket its {@link TcpListener} accepted: it inherits {@code TCP_USER_TIMEOUT} from the listening
      * socket, so no lookup of its descriptor slows the accept loop.
      */
-    static TcpComm accepted(SocketChannel channel, Address local, Address peer, CommOptions options) throws IOException {
-        return new TcpComm(channel, local, peer, options, options.deadPeerTimeout(), false);
+    static TcpComm accepted(SocketChannel channel, StreamChannel io, Address local, Address peer, CommOptions options)
+            throws IOException {
+        return new TcpComm(channel, io, local, peer, options, options.deadPeerTimeout(), false);
     }
 
-    private TcpComm(SocketChannel channel, Address local, Address peer, CommOptions options, Duration writeStallTimeout,
-                    boolean setUserTimeout) throws IOException {
+    private TcpComm(SocketChannel channel, StreamChannel io, Address local, Address peer, CommOptions options,
+                    Duration writeStallTimeout, boolean setUserTimeout) throws IOException {
         this.channel = channel;
+        this.io = io;
         this.local = local;
         this.peer = peer;
         this.maxMessageBytes = Math.min(options.maxMessageBytes(), HANDSHAKE_MAX_MESSAGE_BYTES);
-        this.writer = new TcpWriter(channel, writeProgress);
+        this.writer = new TcpWriter(io, writeProgress);
         channel.configureBlocking(true);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         TcpKeepAlive.apply(channel, options.deadPeerTimeout());
@@ -305,7 +316,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
         in.compact();
         try {
             while (in.position() < n) {
-                if (channel.read(in) < 0) {
+                if (io.read(in) < 0) {
                     throw eof(atMessageStart && in.position() == 0);
                 }
                 readProgress.bytesArrived();
@@ -355,7 +366,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
 
     private void readFully(ByteBuffer buffer) throws IOException {
         while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
+            if (io.read(buffer) < 0) {
                 throw eof(false);
             }
             readProgress.bytesArrived();
@@ -385,7 +396,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
                 wakeReceiver();
                 lingerDeadline = LingeringClose.deadline(this::closeChannel);
                 try {
-                    channel.shutdownOutput();   // FIN after the data, so the peer reads all of it first
+                    io.shutdownOutput();   // FIN after the data, so the peer reads all of it first
                 } catch (IOException alreadyBroken) {
                     closeChannel();
                     return;
@@ -469,7 +480,7 @@ final class TcpComm implements LimitedComm, WriteStallChecker.Watched {
     }
 
     private CommClosedException closedError(Throwable cause) {
-        return new CommClosedException("tcp comm " + local + " -> " + peer + " is closed (" + closeReason + ")", cause);
+        return new CommClosedException(local.scheme() + " comm " + local + " -> " + peer + " is closed (" + closeReason + ")", cause);
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.channels.UnsupportedAddressTypeException;
+import javax.net.ssl.SSLException;
 
 /**
  * The one place where the tcp backend turns native errors into the comm layer's: what retrying might
@@ -28,6 +29,7 @@ final class TcpErrors {
         String text = context + ": " + describe(error);
         return switch (error) {
             case CommException already -> already;
+            case SSLException e -> TlsErrors.translate(e, context);
             case UnknownHostException e -> new FatalCommClosedException(text, e);
             case UnresolvedAddressException e -> new FatalCommClosedException(text, e);
             case UnsupportedAddressTypeException e -> new FatalCommClosedException(text, e);

@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A tcp listener: a {@link ServerSocketChannel} and an accept loop on its own virtual thread, which
- * wraps each accepted socket in a {@link TcpComm} and hands it to {@code onAccept}. {@link #stop()}
+ * A tcp (or tls) listener: a {@link ServerSocketChannel} and an accept loop on its own virtual thread, which
+ * wraps each accepted socket in a {@link TcpComm} (over the stream of its {@link SocketSecurity}: no TLS work happens
+ * on this thread) and hands it to {@code onAccept}. {@link #stop()}
  * closes the socket (connects are then refused; queued, unaccepted ones are reset) and waits briefly for
  * the loop to end. Thread-safe.
  */
@@ -29,11 +30,17 @@ final class TcpListener implements Listener {
     private final Address requested;
     private final CommOptions options;
     private final Consumer<Comm> onAccept;
+    private final SocketSecurity security;
     private volatile ServerSocketChannel server;
     private volatile Address bound;
     private Thread acceptor;
 
     TcpListener(Address requested, CommOptions options, Consumer<Comm> onAccept) {
+        this(requested, options, onAccept, SocketSecurity.PLAIN);
+    }
+
+    TcpListener(Address requested, CommOptions options, Consumer<Comm> onAccept, SocketSecurity security) {
+        this.security = security;
         this.requested = requested;
         this.options = options;
         this.onAccept = onAccept;
@@ -52,14 +59,14 @@ final class TcpListener implements Listener {
             // Accepted connections inherit it: one descriptor lookup now instead of one per accept.
             TcpUserTimeout.applyToListener(channel, options.deadPeerTimeout());
             int port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
-            bound = Address.tcp(requested.host(), port);
+            bound = Address.hostPort(security.scheme(), requested.host(), port);
         } catch (IOException e) {
             closeQuietly(channel);
             throw TcpErrors.translate(e, "cannot listen on " + requested);
         }
         server = channel;
         ServerSocketChannel s = channel;
-        acceptor = Thread.ofVirtual().name("dask4j-tcp-accept-" + bound).start(() -> acceptLoop(s));
+        acceptor = Thread.ofVirtual().name("dask4j-" + security.scheme() + "-accept-" + bound).start(() -> acceptLoop(s));
     }
 
     private void acceptLoop(ServerSocketChannel s) {
@@ -79,8 +86,9 @@ final class TcpListener implements Listener {
             try {
                 InetSocketAddress remote = (InetSocketAddress) channel.getRemoteAddress();
                 InetSocketAddress localSocket = (InetSocketAddress) channel.getLocalAddress();
-                Comm comm = TcpComm.accepted(channel, TcpBackend.address(localSocket), TcpBackend.address(remote),
-                        options);
+                String scheme = security.scheme();
+                Comm comm = TcpComm.accepted(channel, security.server(channel, options),
+                        TcpBackend.address(scheme, localSocket), TcpBackend.address(scheme, remote), options);
                 onAccept.accept(comm);
             } catch (IOException | RuntimeException | OutOfMemoryError e) {
                 // OutOfMemoryError too ("Cannot reserve direct buffer memory" for a connection's buffers): it
@@ -122,7 +130,7 @@ final class TcpListener implements Listener {
         Address address = listenAddress();
         try {
             if (InetAddress.getByName(address.host()).isAnyLocalAddress()) {
-                return Address.tcp(HostAddresses.forPeers(), address.port());
+                return Address.hostPort(address.scheme(), HostAddresses.forPeers(), address.port());
             }
         } catch (UnknownHostException e) {
             return address;

@@ -4,7 +4,6 @@ import io.dask4j.comm.Frame;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.util.List;
 
 /**
@@ -31,13 +30,13 @@ final class TcpWriter {
      */
     static final int WRITE_SLICE_BYTES = StagingBuffers.CHUNK_BYTES;
 
-    private final SocketChannel channel;
+    private final StreamChannel channel;
     private final WriteProgress progress;
     private final ByteBuffer out = ByteBuffer.allocateDirect(TcpComm.IO_BUFFER_BYTES);
     private final MemorySegment outAll = MemorySegment.ofBuffer(out);
     private final ByteBuffer[] gather = new ByteBuffer[2];
 
-    TcpWriter(SocketChannel channel, WriteProgress progress) {
+    TcpWriter(StreamChannel channel, WriteProgress progress) {
         this.channel = channel;
         this.progress = progress;
     }

@@ -115,6 +115,10 @@ public final class WireCodec {
         in.get();
         long length = in.order(ByteOrder.BIG_ENDIAN).getInt() & 0xffff_ffffL;
         if (m0 != MAGIC_0 || m1 != MAGIC_1) {
+            if ((m0 == 0x16 || m0 == 0x15) && m1 == 0x03) {
+                throw new ProtocolException(String.format("not a dask4j message: 0x%02x%02x opens a TLS record, so the "
+                        + "peer speaks TLS: both ends must use tls:// addresses", m0 & 0xff, m1 & 0xff));
+            }
             throw new ProtocolException(String.format("not a dask4j message: bad magic 0x%02x%02x", m0 & 0xff, m1 & 0xff));
         }
         if (version != VERSION) {

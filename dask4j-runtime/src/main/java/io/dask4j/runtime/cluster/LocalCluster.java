@@ -3,6 +3,9 @@ package io.dask4j.runtime.cluster;
 import io.dask4j.comm.JvmFlags;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.SelfSignedTls;
+import io.dask4j.comm.TlsEnvironment;
+import io.dask4j.comm.TlsOptions;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.dashboard.DashboardConfig;
 import io.dask4j.runtime.dashboard.DashboardServer;
@@ -28,8 +31,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A scheduler and N workers x T threads on this machine, started and closed together: either all in
- * this JVM over {@code inproc://} comms, or the workers as separate JVM processes over {@code tcp://}
- * (spawned as {@code java --class-path <this class path> WorkerMain ...}).
+ * this JVM over {@code inproc://} comms (or {@code tcp://}, {@code tls://} ones, see {@link Builder#transport}), or
+ * the workers as separate JVM processes over {@code tcp://} or {@code tls://} (spawned as {@code java --class-path
+ * <this class path> WorkerMain ...}).
+ *
+ * <p>Over {@code tls://} without TLS options of the user's ({@link CommOptions#tls()}), the cluster makes a
+ * self-signed certificate for this host ({@link SelfSignedTls}, in a directory only its owner reads, deleted on
+ * {@link #close()}) and uses it with mutual TLS: every endpoint presents it and trusts only it. The secret handshake
+ * runs inside TLS as usual.
  *
  * <pre>{@code
  * try (LocalCluster cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).processes(true).start();
@@ -54,6 +63,8 @@ public final class LocalCluster implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
     private final Builder settings;
+    /** The self-signed TLS material this cluster made, or null. */
+    private final Path tlsDirectory;
     private volatile boolean closed;
 
     /** Settings of a local cluster; {@link #start()} builds it. */
@@ -89,7 +100,11 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
-        /** {@code "inproc"} (default for in-JVM) or {@code "tcp"} (always for processes). */
+        /**
+         * {@code "inproc"} (default for in-JVM), {@code "tcp"} (default for processes) or {@code "tls"} (tcp with TLS,
+         * in-JVM or processes: the builder's {@link #options} TLS settings, or a self-signed certificate made for the
+         * cluster).
+         */
         public Builder transport(String scheme) {
             this.transport = scheme;
             return this;
@@ -170,19 +185,38 @@ public final class LocalCluster implements AutoCloseable {
 
     private LocalCluster(Builder b) {
         this.settings = b;
-        String scheme = b.processes ? "tcp" : b.transport == null ? "inproc" : b.transport;
-        Address listen = scheme.equals("tcp") ? Address.tcp("127.0.0.1", 0) : Address.inproc("scheduler-" + UUID.randomUUID());
-        this.scheduler = Scheduler.start(SchedulerConfig.listeningOn(listen)
-                .withOptions(b.options.withIdentity("scheduler"))
-                .withAllowedFailures(b.allowedFailures).withHeartbeatTimeout(b.heartbeatTimeout)
-                .withUnusedFunctionBytes(b.unusedFunctionBytes));
+        boolean tls = "tls".equals(b.transport);
+        String scheme = tls ? "tls" : b.processes ? "tcp" : b.transport == null ? "inproc" : b.transport;
+        Address listen = switch (scheme) {
+            case "tcp", "tls" -> Address.hostPort(scheme, "127.0.0.1", 0);
+            default -> Address.inproc("scheduler-" + UUID.randomUUID());
+        };
+        CommOptions given = b.options;
+        Path madeTls = null;
+        if (tls && given.tls() == null) {
+            madeTls = tlsDirectory();
+            given = given.withTls(TlsOptions.of(SelfSignedTls.create(madeTls.resolve("certificate")).keyStores())
+                    .withMutualAuth(true));
+        }
+        this.tlsDirectory = madeTls;
         DashboardServer board = null;
+        Scheduler started = null;
         try {
-            board = b.dashboard.enabled() ? DashboardServer.start(scheduler, b.dashboard) : null;
+            started = Scheduler.start(SchedulerConfig.listeningOn(listen)
+                    .withOptions(given.withIdentity("scheduler"))
+                    .withAllowedFailures(b.allowedFailures).withHeartbeatTimeout(b.heartbeatTimeout)
+                    .withUnusedFunctionBytes(b.unusedFunctionBytes));
+            board = b.dashboard.enabled() ? DashboardServer.start(started, b.dashboard) : null;
         } catch (RuntimeException e) {
-            scheduler.close();
+            if (started != null) {
+                started.close();
+            }
+            if (madeTls != null) {
+                deleteTree(madeTls);
+            }
             throw e;
         }
+        this.scheduler = started;
         this.dashboard = board;
         try {
             for (int i = 0; i < b.workers; i++) {
@@ -232,9 +266,22 @@ public final class LocalCluster implements AutoCloseable {
             } else {
                 pb.environment().remove(CommOptions.SECRET_ENV);
             }
+            // TLS settings (key store passwords included) the same way.
+            TlsEnvironment.ALL.forEach(setting -> pb.environment().remove(setting.name()));
+            if (options.tls() != null) {
+                pb.environment().putAll(TlsEnvironment.variables(options.tls()));
+            }
             return pb.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start a worker process", e);
+        }
+    }
+
+    private static Path tlsDirectory() {
+        try {
+            return Files.createTempDirectory("dask4j-cluster-tls-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for the cluster's TLS certificate", e);
         }
     }
 
@@ -360,6 +407,23 @@ public final class LocalCluster implements AutoCloseable {
             } catch (IOException ignored) {
                 // a leftover log in the temp directory is harmless
             }
+        }
+        if (tlsDirectory != null) {
+            deleteTree(tlsDirectory);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    LOG.warn("cannot delete {}: {}", p, e.toString());
+                }
+            });
+        } catch (IOException e) {
+            LOG.warn("cannot delete the cluster's TLS certificate in {}: {}", root, e.toString());
         }
     }
 }

@@ -191,6 +191,7 @@ public final class Worker implements AutoCloseable {
         Address s = config.scheduler();
         return switch (s.scheme()) {
             case "tcp" -> Address.tcp("127.0.0.1", 0);
+            case "tls" -> Address.tls("127.0.0.1", 0);
             case "inproc" -> Address.inproc("worker-" + UUID.randomUUID());
             default -> throw new IllegalArgumentException("give a listen address for a worker of a " + s.scheme()
                     + ":// scheduler (for example mpi://<rank>)");

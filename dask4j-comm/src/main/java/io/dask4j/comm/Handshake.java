@@ -79,6 +79,12 @@ final class Handshake {
                 throw new HandshakeTimeoutException("handshake with " + raw.peerAddress() + " timed out after "
                         + timeoutMs + " ms");
             }
+            if (client && raw.peerAddress().scheme().equals("tcp") && e instanceof CommClosedException
+                    && !(e instanceof FatalCommClosedException)) {
+                // What a plaintext client of a tls:// listener sees: the listener drops it without a word it can read.
+                throw new CommClosedException(e.getMessage() + " during the handshake (a tls:// listener drops "
+                        + "plaintext peers so: if it is one, connect with a tls:// address)", e);
+            }
             throw e;
         } catch (RuntimeException e) {
             watchdog.cancel(false);

@@ -104,7 +104,8 @@ class TlsAuthenticationTest {
     void aPlaintextPeerOnATlsListenerIsRefusedAndTheListenerKeepsAccepting() throws Exception {
         Listener listener = echo(base.withTls(TLS));
         Address plain = Address.tcp("127.0.0.1", listener.listenAddress().port());
-        assertThatThrownBy(() -> roundTrip(plain, base)).isInstanceOf(CommClosedException.class);
+        assertThatThrownBy(() -> roundTrip(plain, base)).isInstanceOf(CommClosedException.class)
+                .hasMessageContaining("connect with a tls:// address");
         assertThat(serverFailure()).isInstanceOf(TlsException.class).hasMessageContaining("does not speak TLS");
         // A raw socket that writes HTTP and reads: the listener closes it without a hang.
         try (Socket raw = new Socket("127.0.0.1", listener.listenAddress().port())) {
@@ -132,6 +133,17 @@ class TlsAuthenticationTest {
         assertThatThrownBy(() -> roundTrip(tls, base.withTls(TLS)))
                 .isInstanceOf(TlsException.class).hasMessageContaining("does not speak TLS");
         assertThat(serverFailure()).isInstanceOf(ProtocolException.class).hasMessageContaining("peer speaks TLS");
+    }
+
+    @Test
+    void aCertificateThatDoesNotNameTheHostIsRefusedUnlessVerificationIsOff() throws Exception {
+        // 127.0.0.2 is loopback too, but the certificate names only localhost, 127.0.0.1 and ::1.
+        Listener listener = track(Comms.listen(Address.tls("127.0.0.2", 0), base.withTls(TLS), comm -> Thread.ofVirtual()
+                .start(() -> echoAll(comm)), serverFailures::add));
+        assertThatThrownBy(() -> roundTrip(listener, base.withTls(TLS)))
+                .isInstanceOf(TlsException.class).hasMessageContaining("does not name the host");
+        assertThat(serverFailure()).isInstanceOf(TlsException.class);
+        assertEchoes(listener, base.withTls(TLS.withHostnameVerification(false)));
     }
 
     @Test
@@ -170,15 +182,18 @@ class TlsAuthenticationTest {
     }
 
     private Listener echo(CommOptions options) {
-        return track(Comms.listen(Address.tls("127.0.0.1", 0), options, comm -> Thread.ofVirtual().start(() -> {
-            try {
-                while (true) {
-                    comm.write(comm.read());
-                }
-            } catch (CommException closed) {
-                comm.abort();
+        return track(Comms.listen(Address.tls("127.0.0.1", 0), options, comm -> Thread.ofVirtual()
+                .start(() -> echoAll(comm)), serverFailures::add));
+    }
+
+    private static void echoAll(Comm comm) {
+        try {
+            while (true) {
+                comm.write(comm.read());
             }
-        }), serverFailures::add));
+        } catch (CommException closed) {
+            comm.abort();
+        }
     }
 
     private Listener track(Listener listener) {

@@ -69,6 +69,7 @@ public final class MpiRuntime implements AutoCloseable {
     private final int rank;
     private final int size;
     private final ProgressEngine engine;
+    private final Doorbells doorbells;
     private final MpiTransport transport;
     private final Thread shutdownHook;
     private final List<Runnable> exitTasks = new CopyOnWriteArrayList<>();
@@ -84,6 +85,7 @@ public final class MpiRuntime implements AutoCloseable {
         this.rank = rank;
         this.size = size;
         this.transport = new MpiTransport(rank, size, transportOptions);
+        this.doorbells = doorbells;
         this.engine = new ProgressEngine(mpi, comm, options, transport, doorbells);
         this.transport.attach(engine);
         this.shutdownHook = new Thread(this::onJvmExit, "dask4j-mpi-finalize");
@@ -192,6 +194,11 @@ public final class MpiRuntime implements AutoCloseable {
 
     public MpiTransport transport() {
         return transport;
+    }
+
+    /** This rank's doorbells ({@link Doorbells#NONE} when it has none): diagnostics and tests read them. */
+    public Doorbells doorbells() {
+        return doorbells;
     }
 
     /**

@@ -133,6 +133,14 @@ public final class Doorbells {
         return n;
     }
 
+    /**
+     * Whether {@code rank}'s engine is marked asleep on its doorbell right now (a sender would ring it); false
+     * for a rank this one cannot ring. For diagnostics and tests that wait for an engine to fall asleep. Any thread.
+     */
+    public boolean asleep(int rank) {
+        return table != null && ringable[rank] && (int) STATE.getVolatile(table, rank * CELL_BYTES) == SLEEPING;
+    }
+
     /** Whether this engine may sleep on its doorbell (else it parks). */
     boolean enabled() {
         return table != null;

@@ -43,7 +43,7 @@ class BufferPoolTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (pool.loansCollected() == 0 && System.nanoTime() - deadline < 0) {
             System.gc();
-            Thread.sleep(20);
+            Thread.sleep(20); // paces the collections: the cleaner returns the loan on its own thread, a little later
         }
         assertThat(pool.loansCollected()).isEqualTo(1);
         assertThat(pool.loansGivenBack()).isZero();

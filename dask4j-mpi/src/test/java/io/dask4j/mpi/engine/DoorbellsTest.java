@@ -112,12 +112,20 @@ class DoorbellsTest {
         return ranks;
     }
 
-    /** Marks {@code rank} asleep and lets it sleep (up to ten minutes) on a thread of its own, as its engine does. */
-    private static CompletableFuture<Boolean> sleepInBackground(Doorbells rank) throws InterruptedException {
+    /**
+     * Marks {@code rank} asleep and lets it sleep (up to ten minutes) on a thread of its own, as its engine does;
+     * returns once that thread waits in the kernel's futex call, so that the ring must wake it there.
+     */
+    private static CompletableFuture<Boolean> sleepInBackground(Doorbells rank) {
         rank.prepareSleep();
-        CompletableFuture<Boolean> rung = CompletableFuture.supplyAsync(() -> rank.sleep(TEN_MINUTES),
-                runnable -> Thread.ofPlatform().start(runnable));
-        Thread.sleep(100);
+        CompletableFuture<Integer> tid = new CompletableFuture<>();
+        CompletableFuture<Boolean> rung = new CompletableFuture<>();
+        Thread.ofPlatform().start(() -> {
+            tid.complete(KernelThreads.currentTid());
+            rung.complete(rank.sleep(TEN_MINUTES));
+        });
+        KernelThreads.awaitInFutexWait(tid.join(), "the doorbell sleeper");
+        assertThat(rung).as("asleep until rung").isNotDone();
         return rung;
     }
 }

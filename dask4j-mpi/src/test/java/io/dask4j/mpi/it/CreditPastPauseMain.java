@@ -62,7 +62,7 @@ public final class CreditPastPauseMain {
                 written.incrementAndGet();
             }
         });
-        writer.join(60_000);
+        Progress.join(writer, written::get, "RANK 0 FLOODED");
         check(written.get() == SMALL, "the flood finished while rank 1 was paused: " + written.get() + " of " + SMALL);
         System.out.println("RANK 0 FLOOD DONE");
         for (int i = 0; i < LARGE; i++) {
@@ -80,17 +80,19 @@ public final class CreditPastPauseMain {
         Comm fromPeer = accepted.poll(20, TimeUnit.SECONDS);
         check(fromPeer != null, "rank 0's comm was accepted");
         mpi.barrier(Duration.ofSeconds(60));
+        AtomicInteger written = new AtomicInteger();
         Thread writer = Thread.ofPlatform().start(() -> {
             for (int i = 0; i < LARGE; i++) {
                 toPeer.write(Message.of("large", Map.of("i", (long) i), List.of(Frame.of(new byte[1 << 20]))));
+                written.incrementAndGet();
             }
         });
         mpi.barrier(Duration.ofSeconds(60));
         for (int i = 0; i < SMALL; i++) {
             check(fromPeer.read().getLong("i") == i, "small message " + i + " in order");
         }
-        writer.join(60_000);
-        check(!writer.isAlive(), "the large messages went once rank 0 read them");
+        Progress.join(writer, written::get, "RANK 1 LARGE WRITTEN");
+        check(written.get() == LARGE, "the large messages went once rank 0 read them: " + written.get() + " of " + LARGE);
         toPeer.close();
     }
 }

@@ -11,6 +11,7 @@ import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.mpi.MpiRuntime;
 import io.dask4j.mpi.engine.ProgressEngine;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +24,9 @@ import static io.dask4j.mpi.it.RankJob.check;
 /**
  * Runs inside every rank of an mpirun job and checks the doorbells between the engines of one node. With
  * argument {@code on}, an idle engine sleeps up to 10 minutes when every rank can ring it, so ranks 1 and
- * 2 only answer rank 0 (after idling long enough to be asleep, with no collective pending) if rank 0's
- * messages wake them: without working doorbells the connects time out. With {@code off}, doorbells are
+ * 2 only answer rank 0 (which pings each only once it sees, in the node's doorbell cells, that the peer's engine
+ * is asleep, with no collective pending) if rank 0's messages wake them: without working doorbells the connects
+ * time out. With {@code off}, doorbells are
  * turned off and the ranks poll.
  * Prints {@code RANK r DOORBELLS ranks=N sleeps=S wakeups=W unannounced=U queued=Q writer-posted=P} and {@code RANK r
  * OK}, or the failure.
@@ -47,12 +49,17 @@ public final class DoorbellMain {
             CountDownLatch pinged = new CountDownLatch(PINGS);
             Listener listener = Comms.listen(Address.mpi(rank), options, comm -> echo(comm, pinged));
             mpi.barrier();
-            Thread.sleep(2_000); // every engine runs out of work and goes to sleep
             if (rank == 0) {
+                if (on) {
+                    // Every engine (this one too) runs out of work and goes to sleep on its doorbell.
+                    for (int r = 0; r < mpi.size(); r++) {
+                        awaitAsleep(mpi, r);
+                    }
+                }
                 // From a virtual thread, which never drives progress itself: its pings go through the engine's
                 // tryPost whatever the node's core count (a platform thread may drive instead when cores abound).
                 try (ExecutorService pinger = Executors.newVirtualThreadPerTaskExecutor()) {
-                    pinger.submit(() -> pingEveryPeer(mpi.size(), options)).get();
+                    pinger.submit(() -> pingEveryPeer(mpi, on, options)).get();
                 }
             } else {
                 // No collective meanwhile: an outstanding MPI_Ibarrier would keep the engine polling.
@@ -75,7 +82,7 @@ public final class DoorbellMain {
                     rank, ranks, sleeps, wakeUps, unannounced, queueWaits, writerPosts));
             System.out.flush();
             check(queueWaits + writerPosts >= PINGS, "every message sent was posted by its writer or from the queue: " + gauges);
-            // Rank 0 pings while the engines sleep (300 ms apart), so its engine's lock is free: at least those
+            // Rank 0 pings while the engines sleep, so its engine's lock is free: at least those
             // pings were posted by the pinging thread itself, without waking the engine thread.
             check(rank != 0 || writerPosts >= 1, "rank 0's writer posted its own pings: " + gauges);
             check(on ? ranks == mpi.size() && sleeps > 0 && wakeUps > 0 && unannounced == 0 : ranks == 0 && sleeps == 0,
@@ -84,18 +91,25 @@ public final class DoorbellMain {
         });
     }
 
-    private static Void pingEveryPeer(int size, CommOptions options) throws InterruptedException {
-        for (int peer = 1; peer < size; peer++) {
+    private static Void pingEveryPeer(MpiRuntime mpi, boolean on, CommOptions options) {
+        for (int peer = 1; peer < mpi.size(); peer++) {
             try (Comm comm = Comms.connect(Address.mpi(peer), options)) {
                 for (int i = 0; i < PINGS; i++) {
+                    if (on) {
+                        awaitAsleep(mpi, peer); // the peer's engine fell asleep again: only this ping's ring wakes it
+                    }
                     comm.write(Message.of("ping", Map.of("i", i)));
                     Message back = comm.read();
                     check(back.getLong("i") == i, "echo of " + i + " from " + peer + ": " + back);
-                    Thread.sleep(300); // the peer's engine falls asleep again between pings
                 }
             }
         }
         return null;
+    }
+
+    /** Waits until {@code rank}'s engine is marked asleep on its doorbell (the node's shared cells show it). */
+    private static void awaitAsleep(MpiRuntime mpi, int rank) {
+        Progress.until(() -> mpi.doorbells().asleep(rank), Duration.ofSeconds(60), "rank " + rank + "'s engine fell asleep on its doorbell");
     }
 
     private static void echo(Comm comm, CountDownLatch pinged) {

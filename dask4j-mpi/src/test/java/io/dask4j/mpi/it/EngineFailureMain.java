@@ -8,6 +8,7 @@ import io.dask4j.comm.Listener;
 import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,8 @@ public final class EngineFailureMain {
                 System.out.println("READ THREW " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
         });
-        Thread.sleep(200); // the reader is waiting on the engine now
+        // The reader waits on the engine (parked, past its spin) when the engine fails.
+        Progress.until(() -> Progress.parkedOn(reader, mpi.engine()), Duration.ofSeconds(60), "the reader parked on the engine");
         mpi.engine().submit(engine -> {
             throw new OutOfMemoryError("simulated: no heap for a received frame");
         });

@@ -31,7 +31,7 @@ public final class InterruptMain {
             if (rank == 0) {
                 Comm comm = accepted.poll(20, TimeUnit.SECONDS);
                 check(comm != null, "rank 1's comm was accepted");
-                interruptedReader(comm);
+                interruptedReader(mpi, comm);
                 mpi.barrier(); // rank 1 writes now
                 check(comm.read().op().equals("after"), "the comm still reads after the interrupt");
                 comm.close();
@@ -45,7 +45,7 @@ public final class InterruptMain {
         });
     }
 
-    private static void interruptedReader(Comm comm) throws Exception {
+    private static void interruptedReader(MpiRuntime mpi, Comm comm) throws Exception {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicReference<Boolean> flagSet = new AtomicReference<>();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
@@ -56,10 +56,11 @@ public final class InterruptMain {
                 flagSet.set(Thread.currentThread().isInterrupted());
             }
         });
-        Thread.sleep(500); // well past the caller's spin: the reader is parked
+        // Past the caller's spin: the reader is parked, waiting for the engine.
+        Progress.until(() -> Progress.parkedOn(reader, mpi.engine()), Duration.ofSeconds(60), "the reader parked on the engine");
         reader.interrupt();
-        reader.join(5_000);
-        check(!reader.isAlive(), "the interrupted reader returned within 5 s");
+        reader.join(30_000); // a reader that ignores the interrupt never returns (rank 1 writes only later)
+        check(!reader.isAlive(), "the interrupted reader returned");
         check(thrown.get() instanceof CommClosedException, "the interrupted read threw CommClosedException: " + thrown.get());
         check(Boolean.TRUE.equals(flagSet.get()), "the reader's interrupt flag is still set");
         System.out.println("READ INTERRUPTED " + thrown.get().getMessage());

@@ -79,27 +79,62 @@ public final class MpiJob {
 
     public static Result runWith(Impl impl, int ranks, Map<String, String> env, long timeoutSeconds, List<String> command)
             throws IOException, InterruptedException {
-        // The ranks find their library by the launcher's environment, or by the caller's DASK4J_MPI_LIB.
-        List<String> line = new MpiCommandLine(impl.kind, impl.launcher,
-                env.containsKey(SINGLE_COPY_VARIABLE) ? SingleCopy.MPI_DEFAULT : SingleCopy.NONE, false,
-                Runtime.getRuntime().availableProcessors()).ranks(ranks);
+        List<String> line = commandLine(impl, ranks, env);
         line.addAll(command);
         return runProcess(line, env, timeoutSeconds);
     }
 
+    /** The launcher's part of a job's command line: {@code mpirun} (or {@code mpiexec}) and its options. */
+    private static List<String> commandLine(Impl impl, int ranks, Map<String, String> env) {
+        // The ranks find their library by the launcher's environment, or by the caller's DASK4J_MPI_LIB.
+        return new MpiCommandLine(impl.kind, impl.launcher,
+                env.containsKey(SINGLE_COPY_VARIABLE) ? SingleCopy.MPI_DEFAULT : SingleCopy.NONE, false,
+                Runtime.getRuntime().availableProcessors()).ranks(ranks);
+    }
+
+    /**
+     * {@link #run}, ended only when the job stalls: killed once its output has not grown for {@code stallSeconds}
+     * (its ranks print progress as they go, see {@link Progress#join}), however long it runs while it moves. For
+     * jobs whose length depends on the machine's load; the result says {@code STALLED} when the job was killed.
+     */
+    public static Result runWhileProgressing(Impl impl, int ranks, Map<String, String> env, long stallSeconds,
+                                             Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> line = commandLine(impl, ranks, env);
+        line.addAll(javaCommand(main, args));
+        return runProcess(line, env, stallSeconds, true);
+    }
+
     /** Runs any command (e.g. a rank without a launcher) with the same timeout and capture. */
     public static Result runProcess(List<String> line, Map<String, String> env, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        return runProcess(line, env, timeoutSeconds, false);
+    }
+
+    /** Kills the job after {@code seconds} in all, or (when {@code stall}) once its output stood still that long. */
+    private static Result runProcess(List<String> line, Map<String, String> env, long seconds, boolean stall)
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("dask4j-mpi-job", ".log");
         try {
             ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(out.toFile());
             pb.environment().putAll(env);
             Process process = pb.start();
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-                return new Result(-999, "TIMED OUT after " + timeoutSeconds + " s\n" + Files.readString(out, StandardCharsets.UTF_8));
+            long limit = TimeUnit.SECONDS.toNanos(seconds);
+            long movedAt = System.nanoTime();
+            long size = 0;
+            while (!process.waitFor(1, TimeUnit.SECONDS)) {
+                long now = System.nanoTime();
+                long grown = Files.size(out);
+                if (stall && grown != size) {
+                    size = grown;
+                    movedAt = now;
+                }
+                if (now - movedAt >= limit) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                    String why = stall ? "STALLED: no output for " + seconds + " s\n" : "TIMED OUT after " + seconds + " s\n";
+                    return new Result(-999, why + Files.readString(out, StandardCharsets.UTF_8));
+                }
             }
             return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
         } finally {

@@ -160,7 +160,7 @@ public final class ReleasableFramesMain {
             check(System.nanoTime() - deadline < 0, "dropped frames did not come back: collected "
                     + (pool.loansCollected() - collected) + ", lent " + pool.lentBytes());
             System.gc();
-            Thread.sleep(50);
+            Thread.sleep(50); // paces the collections: the cleaner returns each loan on its own thread, a little later
         }
         System.out.println("CHECK dropped-frames-collected OK");
     }

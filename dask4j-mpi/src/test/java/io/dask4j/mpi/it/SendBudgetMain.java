@@ -9,7 +9,6 @@ import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.mpi.MpiRuntime;
 
-import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +89,7 @@ public final class SendBudgetMain {
         check(seen < messages / 2, "writes stalled while the peer does not read (" + seen + " of " + messages + " went)");
         System.out.println("RANK 0 STALLED AFTER " + seen);
         mpi.barrier(); // rank 1 reads now
-        writer.join(60_000);
+        Progress.join(writer, written::get, "RANK 0 WRITTEN");
         check(written.get() == messages, "every write finished once the peer read: " + written.get());
         comm.close();
     }
@@ -98,7 +97,7 @@ public final class SendBudgetMain {
     private static void drainLater(MpiRuntime mpi, BlockingQueue<Comm> accepted) throws Exception {
         Comm comm = accepted.poll(20, TimeUnit.SECONDS);
         check(comm != null, "the flooding comm was accepted");
-        mpi.barrier(Duration.ofSeconds(60));
+        mpi.barrier(); // rank 0 has seen its writes stall
         for (int i = 0; i < messages; i++) {
             Message m = comm.read();
             check(m.getLong("i") == i, "message " + i + " in order, got " + m.getLong("i"));

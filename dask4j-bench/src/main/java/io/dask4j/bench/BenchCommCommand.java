@@ -13,16 +13,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code dask4j bench comm --backend tcp|inproc|mpi ...}: one entry for the comm benchmarks, routing to
+ * {@code dask4j bench comm --backend tcp|tls|inproc|mpi ...}: one entry for the comm benchmarks, routing to
  * the tcp/inproc benchmark (two JVMs or two threads) or to the mpi one (which starts mpirun itself).
  * Other options are passed through; {@code --help} shows this command's options, then the chosen backend's.
  * Called by picocli on the CLI's main thread.
  */
-@Command(name = "comm", description = "Comm latency and bandwidth: tcp and inproc here, mpi under mpirun.",
+@Command(name = "comm", description = "Comm latency and bandwidth: tcp, tls and inproc here, mpi under mpirun.",
         usageHelpAutoWidth = true)
 final class BenchCommCommand implements Callable<Integer> {
 
-    @Option(names = "--backend", defaultValue = "tcp", description = "tcp, inproc or mpi (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", defaultValue = "tcp", description = "tcp, tls, inproc or mpi (default: ${DEFAULT-VALUE})")
     String backend;
 
     // Not picocli's usageHelp: that prints this router's usage and returns before call(), where the
@@ -42,12 +42,12 @@ final class BenchCommCommand implements Callable<Integer> {
         Object target;
         switch (backend) {
             case "mpi" -> target = new MpiCommBenchCommand();
-            case "tcp", "inproc" -> {
+            case "tcp", "tls", "inproc" -> {
                 target = new CommBenchCommand();
                 args.addAll(0, List.of("--backend", backend));
             }
             default -> throw new CommandLine.ParameterException(spec.commandLine(),
-                    "unknown backend '" + backend + "': expected tcp, inproc or mpi");
+                    "unknown backend '" + backend + "': expected tcp, tls, inproc or mpi");
         }
         CommandLine benchmark = NestedCommands.nested(spec, target, spec.qualifiedName());
         if (help) {

@@ -57,7 +57,7 @@ class MainTest {
     void benchCommRejectsAnUnknownBackendWithAClearMessage() {
         Run r = run("bench", "comm", "--backend", "carrier-pigeon");
         assertThat(r.code()).isNotZero();
-        assertThat(r.err()).contains("unknown backend 'carrier-pigeon'", "tcp, inproc or mpi");
+        assertThat(r.err()).contains("unknown backend 'carrier-pigeon'", "tcp, tls, inproc or mpi");
     }
 
     @Test

@@ -4,6 +4,13 @@ import io.dask4j.bench.PingPongOptions;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommOptions;
+import java.util.stream.Stream;
+import java.util.Comparator;
+import java.nio.file.Path;
+import java.nio.file.Files;
+import io.dask4j.comm.TlsOptions;
+import io.dask4j.comm.TlsEnvironment;
+import io.dask4j.comm.SelfSignedTls;
 import io.dask4j.comm.Comms;
 import io.dask4j.comm.Listener;
 import java.io.BufferedReader;
@@ -39,10 +46,11 @@ import picocli.CommandLine.Option;
  * iterations, latency_us_median, latency_us_p99, bandwidth_gbps, receive} (gigabytes, 10^9 bytes, per second).
  */
 @Command(name = "comm", mixinStandardHelpOptions = true,
-        description = "Measure comm latency and bandwidth (ping-pong) for the tcp or inproc backend.")
+        description = "Measure comm latency and bandwidth (ping-pong) for the tcp, tls or inproc backend.")
 public final class CommBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--backend", defaultValue = "tcp", description = "tcp or inproc (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", defaultValue = "tcp", description = "tcp, tls or inproc (default: ${DEFAULT-VALUE}); "
+            + "tls uses the DASK4J_TLS_* settings, else a self-signed certificate made for the run")
     String backend;
 
     @Option(names = "--receive", split = ",", defaultValue = "read", paramLabel = "MODE",
@@ -85,16 +93,21 @@ public final class CommBenchCommand implements Callable<Integer> {
                     listener.stop();
                 }
             }
-            case "tcp" -> {
-                Process echo = startEchoProcess(options);
+            case "tcp" -> runAgainstEchoProcess("tcp", options, results);
+            case "tls" -> {
+                Path certificate = options.tls() == null ? Files.createTempDirectory("dask4j-bench-tls-") : null;
                 try {
-                    runAll(readAddress(echo), options, results);
+                    CommOptions tls = certificate == null ? options : options.withTls(
+                            TlsOptions.of(SelfSignedTls.create(certificate.resolve("certificate")).keyStores()));
+                    runAgainstEchoProcess("tls", tls, results);
                 } finally {
-                    stop(echo);
+                    if (certificate != null) {
+                        deleteTree(certificate);
+                    }
                 }
             }
             default -> throw new CommandLine.ParameterException(spec.commandLine(),
-                    "unknown --backend '" + backend + "': expected tcp or inproc");
+                    "unknown --backend '" + backend + "': expected tcp, tls or inproc");
         }
         return 0;
     }
@@ -158,15 +171,36 @@ public final class CommBenchCommand implements Callable<Integer> {
         return (int) Math.min(rounds, Math.max(2, Math.max(rounds / 10, byTraffic)));
     }
 
-    private static Process startEchoProcess(CommOptions options) throws IOException {
+    private void runAgainstEchoProcess(String scheme, CommOptions options, List<PingPong.Result> results)
+            throws IOException, InterruptedException {
+        Process echo = startEchoProcess(scheme, options);
+        try {
+            runAll(readAddress(echo), options, results);
+        } finally {
+            stop(echo);
+        }
+    }
+
+    private static Process startEchoProcess(String scheme, CommOptions options) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                CommEchoServer.class.getName(), "tcp://127.0.0.1:0");
+                CommEchoServer.class.getName(), scheme + "://127.0.0.1:0");
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put(CommOptions.SECRET_ENV, options.secretText());
+        if (options.tls() != null) {
+            pb.environment().putAll(TlsEnvironment.variables(options.tls()));
+        }
         Process p = pb.start();
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         return p;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     private static Address readAddress(Process echo) throws IOException {

@@ -138,8 +138,7 @@ public abstract class CommConformanceSuite extends PushConformance {
         Listener listener = listen(listenAddress(), options(), accepted::add);
         Comm client = connect(listener.contactAddress(), options());
         Comm server = take(accepted);
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(client), virtualThreads());
-        Thread.sleep(50);   // let the read block; the assertion below holds either way
+        CompletableFuture<Message> pending = blockedIn(() -> read(client));
         server.close();
         assertThatThrownBy(() -> pending.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CommClosedException.class);
         assertThatThrownBy(() -> read(client)).isInstanceOf(CommClosedException.class);
@@ -180,8 +179,7 @@ public abstract class CommConformanceSuite extends PushConformance {
     public void closingALocalCommWakesItsOwnPendingRead() throws Exception {
         Listener listener = echoListener(options());
         Comm client = connect(listener.contactAddress(), options());
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(client), virtualThreads());
-        Thread.sleep(50);
+        CompletableFuture<Message> pending = blockedIn(() -> read(client));
         client.close();
         assertThatThrownBy(() -> pending.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CommClosedException.class);
     }
@@ -200,9 +198,10 @@ public abstract class CommConformanceSuite extends PushConformance {
     @Test
     public void connectRetriesUntilAListenerAppears() throws Exception {
         Address address = reusableAddress();
-        CompletableFuture<Comm> connecting = CompletableFuture.supplyAsync(
-                () -> connect(address, options().withConnectTimeout(Duration.ofSeconds(20))), virtualThreads());
-        Thread.sleep(300);   // the connect keeps failing transiently meanwhile
+        // Blocked: waiting for an answer, or between two attempts (each fails: nobody listens yet).
+        CompletableFuture<Comm> connecting = blockedIn(
+                () -> connect(address, options().withConnectTimeout(Duration.ofSeconds(20))));
+        assertThat(connecting).as("the connect waits for a listener").isNotDone();
         Listener listener = track(listen(address, options(), echo()));
         Comm client = connecting.get(20, TimeUnit.SECONDS);
         client.write(Message.of("late-bloomer"));
@@ -217,8 +216,7 @@ public abstract class CommConformanceSuite extends PushConformance {
         // A raw client that never says hello keeps the server side mid-handshake.
         Comm raw = connectRaw(listener.contactAddress(), options());
         assertThat(read(raw).op()).isEqualTo("dask4j-hello");
-        CompletableFuture<Message> pending = CompletableFuture.supplyAsync(() -> read(raw), virtualThreads());
-        Thread.sleep(100);
+        CompletableFuture<Message> pending = blockedIn(() -> read(raw));
         long start = System.nanoTime();
         listener.stop();
         assertThatThrownBy(() -> pending.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(CommClosedException.class);
@@ -248,7 +246,7 @@ public abstract class CommConformanceSuite extends PushConformance {
         Listener listener = listen(listenAddress(), options().withHandshakeTimeout(Duration.ofSeconds(5)), accepted::add);
         Comm raw = connectRaw(listener.contactAddress(), options());
         assertThat(read(raw).op()).isEqualTo("dask4j-hello");
-        Thread.sleep(500);   // a slow peer, well within the handshake timeout
+        Thread.sleep(500);   // a slow peer, well within the handshake timeout: the delay is what this test is about
         raw.write(Message.of("dask4j-hello", Map.of("version", 1L, "identity", "slowpoke", "nonce", new byte[32],
                 "auth", false)));
         Comm server = take(accepted);
@@ -356,7 +354,7 @@ public abstract class CommConformanceSuite extends PushConformance {
         }
         long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (ManagementFactory.getThreadMXBean().getThreadCount() > before + 2 && System.nanoTime() < deadlineNs) {
-            Thread.sleep(20);
+            Thread.sleep(20);   // polls, bounded: exiting threads leave the count a little later
         }
         assertThat(ManagementFactory.getThreadMXBean().getThreadCount()).isLessThanOrEqualTo(before + 2);
     }

@@ -1,6 +1,7 @@
 package io.dask4j.comm.conformance;
 
 import io.dask4j.comm.Address;
+import io.dask4j.comm.Blocking;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommException;
@@ -13,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -174,6 +177,11 @@ public abstract class ConformanceSupport {
 
     protected static Executor virtualThreads() {
         return r -> Thread.ofVirtual().start(r);
+    }
+
+    /** See {@link Blocking#blockedIn}. */
+    protected static <T> CompletableFuture<T> blockedIn(Callable<T> call) {
+        return Blocking.blockedIn(call);
     }
 
     protected final Listener track(Listener listener) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dask4j.comm.Address;
+import io.dask4j.comm.Blocking;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
@@ -40,7 +41,9 @@ class TcpCloseTest {
                 int bytes = 64 << 20;
                 CompletableFuture<Message> received = CompletableFuture.supplyAsync(() -> {
                     try {
-                        Thread.sleep(300);   // the closer's write then close find the data still queued
+                        // A late reader is the case under test: the closer's write fills the socket and its
+                        // close finds the data still queued.
+                        Thread.sleep(300);
                     } catch (InterruptedException e) {
                         throw new IllegalStateException(e);
                     }
@@ -63,18 +66,17 @@ class TcpCloseTest {
              SocketChannel accepted = server.accept()) {
             TcpComm local = comm(accepted);
             TcpComm peer = comm(dialled);
-            CompletableFuture<Object> underWay = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Object> underWay = Blocking.blockedIn(() -> {
                 try {
                     return local.read();
                 } catch (RuntimeException e) {
                     return e;
                 }
-            }, Thread.ofVirtual()::start);
-            Thread.sleep(200);
+            });
             local.close();
             assertThat(local.isClosed()).isTrue();
             peer.write(Message.of("after-close", Map.of()));
-            Thread.sleep(200);
+            Thread.sleep(200);   // a window in which a wrong delivery of "after-close" or an early failure would show
             assertThat(underWay).as("still lingering: the peer has not closed").isNotDone();
             assertThatThrownBy(peer::read).as("the peer sees our end of stream")
                     .isInstanceOf(io.dask4j.comm.CommClosedException.class);
@@ -93,7 +95,7 @@ class TcpCloseTest {
              SocketChannel accepted = server.accept()) {
             TcpComm local = comm(accepted);
             local.close();
-            Thread.sleep(100);
+            Thread.sleep(100);   // a window in which a close that did not wait for the peer would show
             assertThat(accepted.isOpen()).as("waiting for the peer, who has not closed").isTrue();
             local.abort();
             assertThat(accepted.isOpen()).isFalse();

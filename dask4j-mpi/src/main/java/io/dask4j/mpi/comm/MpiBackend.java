@@ -36,12 +36,17 @@ public final class MpiBackend implements Backend {
         return transport().listener(address, options, onAccept);
     }
 
-    /** The running MPI engine's {@link ProgressEngine#drivingSpell}; nothing to drive in a process without MPI. */
+    /**
+     * The running MPI engine's {@link ProgressEngine#drivingSpell}; nothing to drive in a process without MPI, or
+     * whose comms all go over another backend (an MPI job with {@code --protocol tcp}: waiting threads would only
+     * poll an idle engine).
+     */
     @Override
     public CallerProgress callerProgress() {
         return () -> {
             MpiRuntime running = MpiRuntime.current();
-            return running == null ? CallerProgress.Driving.IDLE : running.engine().drivingSpell();
+            return running == null || !running.transport().hasComms() ? CallerProgress.Driving.IDLE
+                    : running.engine().drivingSpell();
         };
     }
 

@@ -89,6 +89,11 @@ public final class MpiTransport implements InboundRouter {
     }
 
     /** The limits this transport was made with. */
+    /** Whether any comm of this rank is open: with none (a job whose comms are all tcp), there is nothing to drive. */
+    public boolean hasComms() {
+        return !comms.isEmpty();
+    }
+
     public MpiTransportOptions options() {
         return options;
     }

@@ -93,9 +93,16 @@ class FunctionTableTest {
             return null;
         }), threads);
         assertThat(encoded.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Void> answer = CompletableFuture.runAsync(() -> table.forget(List.of(id),
-                ids -> wire.add(Message.of(Ops.FUNCTIONS_FORGOTTEN, Map.of("ids", ids)))), threads);
-        Thread.sleep(200);
+        CompletableFuture<Void> answer = new CompletableFuture<>();
+        Thread answering = Thread.ofVirtual().start(() -> {
+            table.forget(List.of(id), ids -> wire.add(Message.of(Ops.FUNCTIONS_FORGOTTEN, Map.of("ids", ids))));
+            answer.complete(null);
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!answer.isDone() && answering.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime() - deadline).as("the answer blocked or finished within 10 s").isNegative();
+            Thread.onSpinWait();
+        }
         assertThat(answer).as("the answer waits for the submission in flight").isNotDone();
         mayProceed.countDown();
         slowSubmitter.get(10, TimeUnit.SECONDS);

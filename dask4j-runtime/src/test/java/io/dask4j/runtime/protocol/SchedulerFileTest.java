@@ -78,10 +78,8 @@ class SchedulerFileTest {
         Path file = dir.resolve("scheduler.json");
         List<String> said = new CopyOnWriteArrayList<>();
         Thread scheduler = Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            while (said.isEmpty()) {   // the file appears once the reader has begun to wait for it
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
             SchedulerFile.write(file, List.of(Address.parse("tcp://127.0.0.1:8786")), CommOptions.fromEnvironment(Map.of()));
         });

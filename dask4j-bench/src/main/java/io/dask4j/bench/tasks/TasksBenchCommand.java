@@ -398,13 +398,14 @@ public final class TasksBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --rounds} sequential {@code submit -> result} calls (after an untimed warm-up of up to 3 s),
+     * {@code --rounds} sequential {@code submit -> result} calls (after an untimed warm-up of up to 10 s),
      * each recorded in an HdrHistogram to the microsecond.
      */
     private Result roundTrip(Client client, String label) {
         Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        // Warm-up by time as well as by count: the round trip's code is only compiled by C2 after some
-        // 10,000 calls, and a count alone (say a tenth of the rounds) left the p50 measuring the JIT.
+        // Warm-up by time as well as by count: the round trip's code is only compiled by C2 after some 10,000
+        // calls, in every process of the cluster, and on a small machine their JIT threads share the cores: the
+        // p50 of an mpi job on 2 cores kept falling for about 10 s (250 us after 3 s of warm-up, 140 us after 12 s).
         long warmupEnd = System.nanoTime() + WARMUP.toNanos();
         for (int i = 0; i < WARMUP_ROUNDS && (i < 50 || System.nanoTime() - warmupEnd < 0); i++) {
             roundTrip(client, i);
@@ -422,8 +423,8 @@ public final class TasksBenchCommand implements Callable<Integer> {
     }
 
     /** Untimed round trips before the timed ones: at most this many, and no more once {@link #WARMUP} has passed. */
-    private static final int WARMUP_ROUNDS = 20_000;
-    private static final Duration WARMUP = Duration.ofSeconds(3);
+    private static final int WARMUP_ROUNDS = 100_000;
+    private static final Duration WARMUP = Duration.ofSeconds(10);
 
     private static void roundTrip(Client client, int x) {
         DaskFuture<Integer> f = client.submit((Integer v) -> v + 1, x);

@@ -21,7 +21,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Every {@code ./dask4j} command named in README.md and docs/*.md exists, with only options its command has:
+ * Every {@code ./dask4j} command named in README.md, dask4j-examples/README.md and docs/*.md exists, with only options its command has:
  * the lines of shell blocks are parsed by the CLI's own picocli spec as they are written, and commands in inline
  * code (where they may be usage syntax such as {@code [--n N]} or {@code tcp\|mpi}) are checked name by name.
  * {@code test}, {@code build} and {@code classpath} are the launcher script's own commands.
@@ -154,10 +154,11 @@ class DocCommandsTest {
         return null;
     }
 
-    /** The {@code ./dask4j} commands of README.md and docs/*.md. */
+    /** The {@code ./dask4j} commands of README.md, dask4j-examples/README.md and docs/*.md. */
     static List<Written> commands(Path root) throws IOException {
         List<Path> docs = new ArrayList<>();
         docs.add(root.resolve("README.md"));
+        docs.add(root.resolve("dask4j-examples/README.md"));
         try (Stream<Path> s = Files.list(root.resolve("docs"))) {
             s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
         }
@@ -217,11 +218,16 @@ class DocCommandsTest {
             if (command.strip().startsWith("#")) {
                 continue;
             }
+            // A block may show usage syntax ([--nthreads T], mpi|tcp) rather than a command to paste.
+            boolean syntax = command.contains("[-");
+            if (syntax) {
+                command = command.replace("\\|", " | ").replaceAll("[\\[\\]()]", " ");
+            }
             Matcher at = INVOCATION.matcher(command);
             while (at.find()) {
-                List<String> words = words(command.substring(at.end()), false);
-                boolean placeholder = words.contains("...");
-                out.add(new Written(doc + ":" + start, placeholder ? words.subList(0, words.indexOf("...")) : words,
+                List<String> words = words(command.substring(at.end()), syntax);
+                boolean placeholder = syntax || words.contains("...");
+                out.add(new Written(doc + ":" + start, words.contains("...") ? words.subList(0, words.indexOf("...")) : words,
                         placeholder));
             }
         }

@@ -97,13 +97,16 @@ class ConfigurationReferenceTest {
         assertThat(direct).as("reads of dask4j settings that bypass io.dask4j.comm.config.Settings").isEmpty();
     }
 
-    /** Java sources and tests of every module, the launcher script, CI scripts, README and docs. */
+    /** Java sources and tests of every module, the launcher script, CI scripts, the READMEs and docs. */
     private static List<Path> scannedFiles() throws IOException {
         List<Path> files = new ArrayList<>(javaFiles("src"));
         // This package's tests name misspelt settings on purpose.
         files.removeIf(f -> f.toString().contains("/src/test/java/io/dask4j/comm/config/"));
         files.add(ROOT.resolve("dask4j"));
         files.add(ROOT.resolve("README.md"));
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            modules.map(m -> m.resolve("README.md")).filter(Files::isRegularFile).forEach(files::add);
+        }
         for (String dir : List.of("docs", ".ci")) {
             try (Stream<Path> s = Files.list(ROOT.resolve(dir))) {
                 s.filter(Files::isRegularFile).forEach(files::add);

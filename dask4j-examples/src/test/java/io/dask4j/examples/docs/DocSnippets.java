@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The {@code ```java} blocks of README.md and docs/*.md, each made into a compilation unit: a block that is a whole
+ * The {@code ```java} blocks of README.md, dask4j-examples/README.md and docs/*.md, each made into a compilation unit: a block that is a whole
  * file (imports, a class) as it is; a block of members (a {@code main} method) inside a class; a block of statements
  * inside a method of a class. An HTML comment on the line before a block, {@code <!-- compiled with: static Comm
  * comm; -->}, adds members to that class, for names the block takes as given.
@@ -36,6 +36,7 @@ record DocSnippets(List<Snippet> snippets) {
     static DocSnippets of(Path root) throws IOException {
         List<Path> docs = new ArrayList<>();
         docs.add(root.resolve("README.md"));
+        docs.add(root.resolve("dask4j-examples/README.md"));
         try (Stream<Path> s = Files.list(root.resolve("docs"))) {
             s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
         }

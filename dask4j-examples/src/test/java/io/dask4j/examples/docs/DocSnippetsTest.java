@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every {@code ```java} block of README.md and docs/*.md compiles against dask4j's modules (this module's test
+ * Every {@code ```java} block of README.md, dask4j-examples/README.md and docs/*.md compiles against dask4j's modules (this module's test
  * class path: the launcher, the runtime, arrays, MPI, comm), with dask4j's packages and the JDK's common ones
  * imported ({@link DocSnippets} says how a block becomes a class). The examples these blocks point to run in
  * their own tests (QuickstartTest, MonteCarloPiTest).

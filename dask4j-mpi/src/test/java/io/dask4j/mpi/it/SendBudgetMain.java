@@ -29,7 +29,7 @@ import static io.dask4j.mpi.it.RankJob.check;
  *   completes only once rank 1 has matched it), with a 1 GiB send budget (it never binds), a 1 MiB inbox and
  *   at most 64 sends in flight: they stall after about 5 messages (before the bound on sends they all
  *   returned, leaving 1,000 sends pending for every engine pass to test).</li>
- *   <li>{@code frameless}: 20,000 messages without frames (each one small MPI send, which completes as soon as
+ *   <li>{@code frameless}: 6,000 messages without frames (each one small MPI send, which completes as soon as
  *   the library has buffered it), with the smallest read window, 2,048 messages: they stall after about 2,048
  *   (before the credits they all returned, and rank 1's MPI library held them unmatched).</li>
  * </ul>
@@ -45,7 +45,7 @@ public final class SendBudgetMain {
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("frameless")) {
-            messages = 20_000;
+            messages = 6_000;
             framesPerMessage = 0;
             System.setProperty("dask4j.mpi.readWindow", "2048");
         } else if (args.length > 0 && args[0].equals("many-frames")) {

@@ -55,6 +55,8 @@ public final class DoorbellMain {
                     for (int r = 0; r < mpi.size(); r++) {
                         awaitAsleep(mpi, r);
                     }
+                } else {
+                    awaitOwnEngineParked(); // idle: the first ping finds the engine's lock free
                 }
                 // From a virtual thread, which never drives progress itself: its pings go through the engine's
                 // tryPost whatever the node's core count (a platform thread may drive instead when cores abound).
@@ -82,7 +84,7 @@ public final class DoorbellMain {
                     rank, ranks, sleeps, wakeUps, unannounced, queueWaits, writerPosts));
             System.out.flush();
             check(queueWaits + writerPosts >= PINGS, "every message sent was posted by its writer or from the queue: " + gauges);
-            // Rank 0 pings while the engines sleep, so its engine's lock is free: at least those
+            // Rank 0 pings while its engine sleeps (or, without doorbells, is parked), so its lock is free: at least those
             // pings were posted by the pinging thread itself, without waking the engine thread.
             check(rank != 0 || writerPosts >= 1, "rank 0's writer posted its own pings: " + gauges);
             check(on ? ranks == mpi.size() && sleeps > 0 && wakeUps > 0 && unannounced == 0 : ranks == 0 && sleeps == 0,
@@ -97,6 +99,8 @@ public final class DoorbellMain {
                 for (int i = 0; i < PINGS; i++) {
                     if (on) {
                         awaitAsleep(mpi, peer); // the peer's engine fell asleep again: only this ping's ring wakes it
+                    } else {
+                        awaitOwnEngineParked();
                     }
                     comm.write(Message.of("ping", Map.of("i", i)));
                     Message back = comm.read();
@@ -105,6 +109,17 @@ public final class DoorbellMain {
             }
         }
         return null;
+    }
+
+    /**
+     * Without doorbells: waits until this rank's engine thread parks (it polls at a growing interval once idle), so
+     * that a writer finds the engine's lock free. With doorbells its sleep is a futex call, which Java shows RUNNABLE.
+     */
+    private static void awaitOwnEngineParked() {
+        Thread engine = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("dask4j-mpi-progress")).findFirst().orElseThrow();
+        Progress.until(() -> engine.getState() == Thread.State.TIMED_WAITING || engine.getState() == Thread.State.WAITING,
+                Duration.ofSeconds(60), "this rank's engine thread parked");
     }
 
     /** Waits until {@code rank}'s engine is marked asleep on its doorbell (the node's shared cells show it). */

@@ -94,7 +94,10 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
-        /** Workers as separate JVM processes over tcp (true) or threads of this JVM (false, default). */
+        /**
+         * Workers as separate JVM processes (true) over tcp, or over tls with {@link #transport} {@code "tls"}; or
+         * threads of this JVM (false, default).
+         */
         public Builder processes(boolean p) {
             this.processes = p;
             return this;

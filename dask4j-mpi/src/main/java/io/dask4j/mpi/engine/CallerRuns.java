@@ -112,7 +112,10 @@ final class CallerRuns {
         return true;
     }
 
-    /** See {@link ProgressEngine#await}. */
+    /**
+     * See {@link ProgressEngine#await}: a platform thread drives passes itself for up to {@link
+     * EngineOptions#callerSpinNanos()} (and while large transfers are in flight), then parks.
+     */
     boolean await(BooleanSupplier done, long timeoutNanos) {
         if (done.getAsBoolean()) {
             return true;

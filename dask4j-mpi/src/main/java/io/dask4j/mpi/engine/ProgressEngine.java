@@ -115,11 +115,7 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
-    /**
-     * Posts {@code work} from the calling thread (virtual threads included) if the engine's lock is free at once;
-     * false (nothing done) otherwise, and the caller then {@linkplain #submit submits} it. See {@link
-     * CallerRuns#tryPost}. Any thread.
-     */
+    /** Posts {@code work} on this thread if the lock is free at once, else false: then {@link #submit} it. Any thread. */
     public boolean tryPost(Outbound work) {
         return callers.tryPost(work);
     }
@@ -143,10 +139,8 @@ public final class ProgressEngine implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code done} holds or {@code timeoutNanos} pass; true if done. A platform thread drives progress
-     * itself for up to {@link EngineOptions#callerSpinNanos()} (and while large transfers are in flight), then
-     * parks; whoever makes {@code done} true must unpark it. An interrupted thread returns at once (flag kept).
-     * See {@link CallerRuns}. Any thread.
+     * Waits until {@code done} holds or {@code timeoutNanos} pass; true if done; whoever makes {@code done} true must
+     * unpark the waiter; an interrupted thread returns at once (flag kept). See {@link CallerRuns#await}. Any thread.
      */
     public boolean await(BooleanSupplier done, long timeoutNanos) {
         return callers.await(done, timeoutNanos);
@@ -170,11 +164,7 @@ public final class ProgressEngine implements AutoCloseable {
         }
     }
 
-    /**
-     * A spell of driving by a thread that waits for something anyway ({@link io.dask4j.comm.CallerProgress}): its
-     * passes receive and deliver what arrives, and the engine thread stays parked until the last such spell ends.
-     * Any thread; the spell belongs to the calling thread.
-     */
+    /** A waiting thread's spell of driving ({@link io.dask4j.comm.CallerProgress}, {@link CallerRuns#spell}). */
     public io.dask4j.comm.CallerProgress.Driving drivingSpell() {
         return callers.spell();
     }

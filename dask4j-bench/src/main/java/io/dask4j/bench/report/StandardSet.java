@@ -46,7 +46,8 @@ final class StandardSet {
         backends.add(new String[]{"inproc", "inproc"});
         backends.add(new String[]{"tcp", "tcp"});
         for (String mpi : machine.mpis().keySet()) {
-            backends.add(new String[]{"mpi (" + mpi + ")", "mpi", "--mpi", mpi});
+            // The client beside the scheduler: as many processes as the tcp local cluster runs (like with like).
+            backends.add(new String[]{"mpi (" + mpi + ")", "mpi", "--mpi", mpi, "--client-rank", "0"});
         }
         for (String[] b : backends) {
             data.addTasks(b[0], bench.run("tasks-" + name(b), BenchProcess.java(TasksBenchCommand.class, args(b,

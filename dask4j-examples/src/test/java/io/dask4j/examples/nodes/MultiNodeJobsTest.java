@@ -1,11 +1,15 @@
 package io.dask4j.examples.nodes;
 
+import io.dask4j.examples.MonteCarloPi;
 import io.dask4j.launcher.MpiServeMain;
 import io.dask4j.launcher.it.LauncherJob;
 import io.dask4j.launcher.it.LauncherJob.Impl;
 import io.dask4j.launcher.it.LauncherJob.Result;
+import io.dask4j.launcher.it.LauncherJob.Srun;
 import io.dask4j.launcher.it.OutsideClientMain;
 import io.dask4j.launcher.it.VirtualCluster;
+import io.dask4j.runtime.client.Client;
+import io.dask4j.runtime.cluster.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -66,15 +70,69 @@ class MultiNodeJobsTest {
     @EnumSource(Impl.class)
     void aJobOverTwoNodesRunsEveryRankOnItsHostAndFetchesBetweenThem(Impl impl) throws Exception {
         String output = runNodesMainOnTwoNodes(impl, "mpi");
+        assertEveryRankOnItsNode(output, " of 5, role ");
+    }
 
-        // ranks 0-2 share node 1, 3-4 node 2: a worker's doorbell counts the ranks of its node only
+    /**
+     * The {@code srun} recipe across nodes, on the cluster's own Slurm (a slurmd on every node, {@code
+     * .ci/vcluster-slurm}): Open MPI through PMIx, MPICH through PMI-2, ranks 0-2 on node 1 and 3-4 on node 2 (an
+     * arbitrary distribution). What the mpirun job shows holds here too, and every rank's log gives its role and
+     * names Slurm as its launcher.
+     */
+    @ParameterizedTest
+    @EnumSource(Srun.class)
+    void srunPutsTheRanksOnBothNodesOfASlurmCluster(Srun srun) throws Exception {
+        LauncherJob.assumeInstalled(srun == Srun.OPENMPI_PMIX ? Impl.OPENMPI : Impl.MPICH);
+        String output = checkNodesMainOnTwoNodes(LauncherJob.start(srun, cluster, cluster.node(1) + ":3," + cluster.node(2) + ":2",
+                5, dir, NodesMain.class, "ok", "mpi", logs()));
+        String launcher = srun == Srun.OPENMPI_PMIX ? "launcher Slurm srun with PMIx (PMIX_RANK)"
+                : "launcher Slurm srun with PMI (PMI_RANK)";
+        assertEveryRankOnItsNode(output, launcher);
+        String[] roles = {"scheduler", "client", "worker (worker-2)", "worker (worker-3)", "worker (worker-4)"};
+        for (int rank = 0; rank < 5; rank++) {
+            String log = Files.readString(dir.resolve("logs/rank-" + rank + ".log"), StandardCharsets.UTF_8);
+            assertThat(log.lines().findFirst().orElseThrow()).endsWith("dask4j rank " + rank + " of 5, role " + roles[rank]);
+        }
+    }
+
+    /**
+     * The MonteCarloPi example as a user starts it, across two nodes: its estimate equals the one a local cluster
+     * computes from the same seeds, on the three worker ranks, those of node 2 logging node 2's hostname.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void monteCarloPiRunsOnTheWorkersOfBothNodes(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        double expected;
+        try (Client local = LocalCluster.startClient(2, 1)) {
+            expected = MonteCarloPi.estimate(local, 100_000, 12);
+        }
+        Result r = LauncherJob.start(impl, cluster, cluster.node(1) + ":3," + cluster.node(2) + ":2", 5, dir,
+                MonteCarloPi.class, "100000", "12").await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains(String.format("pi ~ %.6f", expected)).contains("on 3 MPI worker ranks [2, 3, 4]");
+        for (int rank = 0; rank < 5; rank++) {
+            String host = rank < 3 ? cluster.node(1) : cluster.node(2);
+            assertThat(Files.readString(dir.resolve("logs/rank-" + rank + ".log"), StandardCharsets.UTF_8))
+                    .as("rank %d's log", rank).contains("host " + host + ", pid").contains("finished (exit code 0)");
+        }
+        assertNoProcessLeft();
+    }
+
+    /**
+     * Ranks 0-2 on node 1, 3-4 on node 2 (as {@link #runNodesMainOnTwoNodes} places them): a worker's doorbell
+     * counts the ranks of its node only, and every rank's log names its node's host and contains {@code text}.
+     */
+    private void assertEveryRankOnItsNode(String output, String text) throws Exception {
         assertThat(output).contains("WORKER rank=2 host=" + cluster.node(1) + " doorbells=3")
                 .contains("WORKER rank=3 host=" + cluster.node(2) + " doorbells=2")
                 .contains("WORKER rank=4 host=" + cluster.node(2) + " doorbells=2");
         String[] hosts = {cluster.node(1), cluster.node(1), cluster.node(1), cluster.node(2), cluster.node(2)};
         for (int rank = 0; rank < 5; rank++) {
             String log = Files.readString(dir.resolve("logs/rank-" + rank + ".log"), StandardCharsets.UTF_8);
-            assertThat(log).as("rank %d's log", rank).contains("host " + hosts[rank] + ", pid").contains("finished (exit code 0)");
+            assertThat(log).as("rank %d's log", rank).contains("host " + hosts[rank] + ", pid").contains(text)
+                    .contains("finished (exit code 0)");
         }
     }
 
@@ -100,10 +158,14 @@ class MultiNodeJobsTest {
      */
     private String runNodesMainOnTwoNodes(Impl impl, String protocol) throws Exception {
         LauncherJob.assumeInstalled(impl);
+        return checkNodesMainOnTwoNodes(LauncherJob.start(impl, cluster, cluster.node(1) + ":3," + cluster.node(2) + ":2",
+                5, dir, NodesMain.class, "ok", protocol, logs()));
+    }
+
+    private String checkNodesMainOnTwoNodes(LauncherJob job) throws Exception {
         String n1 = cluster.node(1);
         String n2 = cluster.node(2);
-        Result r = LauncherJob.start(impl, cluster, n1 + ":3," + n2 + ":2", 5, dir, NodesMain.class, "ok", protocol, logs())
-                .await(JOB_SECONDS);
+        Result r = job.await(JOB_SECONDS);
 
         assertThat(r.exitCode()).as(r.output()).isZero();
         assertThat(r.output()).contains("CLIENT rank=1 host=" + n1 + " workers=[2, 3, 4]")
@@ -224,14 +286,22 @@ class MultiNodeJobsTest {
         assertThat(onCluster).isCloseTo(local, org.assertj.core.data.Offset.offset(Math.abs(local) * 1e-12));
     }
 
-    /** No process on any node a few seconds after the job ended (a login's shell may still be exiting). */
+    /**
+     * No process on any node a few seconds after the job ended (a login's shell may still be exiting), but the
+     * node's slurmd once a test started the cluster's Slurm.
+     */
     private static void assertNoProcessLeft() throws Exception {
         for (int i = 1; i <= 3; i++) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (!cluster.pids(i).isEmpty() && System.nanoTime() - deadline < 0) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!jobProcesses(i).isEmpty() && System.nanoTime() - deadline < 0) {
                 Thread.sleep(100);
             }
-            assertThat(cluster.pids(i)).as("processes left on " + cluster.node(i)).isEmpty();
+            assertThat(jobProcesses(i)).as("processes left on " + cluster.node(i)).isEmpty();
         }
+    }
+
+    private static List<String> jobProcesses(int i) throws Exception {
+        return cluster.pids(i).stream().map(pid -> ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("pid " + pid))
+                .filter(command -> !command.matches(".*/slurmd(-wlm)?")).toList();
     }
 }

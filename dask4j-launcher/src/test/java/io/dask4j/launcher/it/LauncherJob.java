@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,7 +49,7 @@ public final class LauncherJob {
      * Slurm's {@code srun} with the PMI plugin each MPI library of these machines works with. Nothing names the
      * library: the binding picks it from the environment (PMI_RANK, set by the PMI-2 plugin, puts MPICH first).
      */
-    enum Srun {
+    public enum Srun {
         /** Open MPI 4.1 through PMIx. */
         OPENMPI_PMIX("pmix"),
         /** MPICH 4.0 through PMI-2. */
@@ -161,15 +163,47 @@ public final class LauncherJob {
         return start(MpiCommandLine.srun(srun.plugin, ranks), dir, main, args);
     }
 
+    /**
+     * Starts an {@code srun} job step across the nodes of {@code cluster}, on the cluster's own Slurm ({@link
+     * VirtualCluster#slurm}): {@code hosts} as for {@code mpirun} ({@code node:slots,...}, ranks filled in that
+     * order), given to Slurm as an arbitrary distribution ({@code SLURM_HOSTFILE}, one line per rank).
+     */
+    public static LauncherJob start(Srun srun, VirtualCluster cluster, String hosts, int ranks, Path dir, Class<?> main,
+                                    String... args) throws IOException, InterruptedException {
+        List<String> perRank = new ArrayList<>();
+        for (String host : hosts.split(",")) {
+            String[] nameAndSlots = host.split(":");
+            for (int i = 0; i < Integer.parseInt(nameAndSlots[1]); i++) {
+                perRank.add(nameAndSlots[0]);
+            }
+        }
+        Path hostfile = Files.write(dir.resolve("slurm-hosts"), perRank);
+        List<String> line = MpiCommandLine.srun(srun.plugin, ranks);
+        line.add("--distribution=arbitrary");
+        Map<String, String> env = new HashMap<>(Map.of("SLURM_CONF", cluster.slurm().toString(),
+                "SLURM_HOSTFILE", hostfile.toString()));
+        if (srun == Srun.MPICH_PMI2) {
+            // UCX on these nodes keeps to TCP, as for mpirun above; srun passes the environment on to the ranks.
+            env.put("UCX_TLS", "self,tcp");
+        }
+        return start(line, env, dir, main, args);
+    }
+
     private static LauncherJob start(List<String> launcher, Path dir, Class<?> main, String... args)
             throws IOException {
+        return start(launcher, Map.of(), dir, main, args);
+    }
+
+    private static LauncherJob start(List<String> launcher, Map<String, String> env, Path dir, Class<?> main,
+                                     String... args) throws IOException {
         List<String> line = new ArrayList<>(launcher);
         line.addAll(java(dir, main));
         line.addAll(List.of(args));
         Path out = dir.resolve("job-output.txt");
-        Process process = new ProcessBuilder(line).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
-        return new LauncherJob(process, out);
+        ProcessBuilder builder = new ProcessBuilder(line).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile());
+        builder.environment().putAll(env);
+        return new LauncherJob(builder.start(), out);
     }
 
     /** A JVM of the test class path running {@code main} with the job tests' options, its temporary files in {@code dir}. */

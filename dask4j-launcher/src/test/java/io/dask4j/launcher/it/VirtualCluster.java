@@ -28,6 +28,7 @@ public final class VirtualCluster implements AutoCloseable {
     private final List<String> addresses;
     private final String bridge;
     private final String subnet;
+    private Path slurmConf;
 
     private VirtualCluster(Path script, String id, List<String> nodes, List<String> addresses, String bridge, String subnet) {
         this.script = script;
@@ -125,7 +126,27 @@ public final class VirtualCluster implements AutoCloseable {
         return check("pids", node(i)).lines().filter(l -> !l.isBlank()).map(Long::parseLong).toList();
     }
 
-    /** Removes the cluster and every process on its nodes. */
+    /**
+     * Starts a Slurm of the cluster's own ({@code .ci/vcluster-slurm}: a slurmd on every node, a slurmctld on this
+     * machine), once, and returns its configuration file: {@code srun} reaches it with {@code SLURM_CONF} set to
+     * it. Skips the test where Slurm is not installed, unless {@code DASK4J_REQUIRE_SLURM=1} makes that a failure.
+     */
+    public synchronized Path slurm() throws IOException, InterruptedException {
+        if (slurmConf == null) {
+            String[] answer = run(script.resolveSibling("vcluster-slurm"), "up", id);
+            if (!answer[0].equals("0")) {
+                if ("1".equals(System.getenv("DASK4J_REQUIRE_SLURM"))) {
+                    throw new AssertionError("vcluster-slurm up failed and DASK4J_REQUIRE_SLURM=1: " + answer[1]);
+                }
+                Assumptions.abort("cannot start Slurm on the virtual nodes: " + answer[1].strip());
+            }
+            slurmConf = answer[1].lines().filter(l -> l.startsWith("slurm-conf ")).map(l -> Path.of(l.substring(11)))
+                    .findFirst().orElseThrow(() -> new AssertionError("vcluster-slurm up printed no slurm-conf: " + answer[1]));
+        }
+        return slurmConf;
+    }
+
+    /** Removes the cluster and every process on its nodes (its Slurm too). */
     @Override
     public void close() throws IOException, InterruptedException {
         check("down", id);

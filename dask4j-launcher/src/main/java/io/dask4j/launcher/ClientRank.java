@@ -89,7 +89,11 @@ final class ClientRank {
         }
         done = true;
         LOG.info("client done (exit code {}); shutting the cluster down", code);
-        closeClient();
+        if (stoppedBy != null) {
+            BoundedStop.run("closing rank " + rank.rank + "'s client", this::closeClient, BoundedStop.AFTER_SIGNAL);
+        } else {
+            closeClient();
+        }
         if (beside != null) {
             beside.shutDownBesideClient(code);
             ServerRank.finish(rank, code, true);
@@ -137,9 +141,9 @@ final class ClientRank {
         } else {
             LOG.warn("the client program exited without returning from main; telling the scheduler rank");
         }
-        closeClient();
+        stop("closing rank " + rank.rank + "'s client", this::closeClient);
         if (beside != null) {
-            beside.shutDownBesideClient(ControlChannel.CLIENT_EXITED);
+            stop("stopping rank " + rank.rank + "'s scheduler", () -> beside.shutDownBesideClient(ControlChannel.CLIENT_EXITED));
             return;
         }
         try {
@@ -147,6 +151,15 @@ final class ClientRank {
                     .get(2, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.debug("could not tell the scheduler rank", e);
+        }
+    }
+
+    /** Runs a stop action, bounded when a signal is ending the job (the launcher kills what lingers). */
+    private void stop(String what, Runnable action) {
+        if (stoppedBy != null) {
+            BoundedStop.run(what, action, BoundedStop.AFTER_SIGNAL);
+        } else {
+            action.run();
         }
     }
 }

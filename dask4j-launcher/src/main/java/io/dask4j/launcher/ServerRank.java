@@ -254,11 +254,8 @@ final class ServerRank {
         stopping = true;
         LOG.warn("rank {} stopped by {}; stopping its {}", rank.rank, ExitSignal.current().orElse("a signal"),
                 rank.layout.label(rank.rank));
-        try {
-            stopRoles();
-        } catch (RuntimeException e) {
-            LOG.debug("stopping after a signal", e);
-        }
+        BoundedStop.run("stopping rank " + rank.rank + "'s " + rank.layout.label(rank.rank), this::stopRoles,
+                BoundedStop.AFTER_SIGNAL);
     }
 
     /** The scheduler's state, or null if its event loop is too busy to answer now (checked again later). */

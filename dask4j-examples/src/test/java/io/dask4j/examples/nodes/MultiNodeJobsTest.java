@@ -286,22 +286,10 @@ class MultiNodeJobsTest {
         assertThat(onCluster).isCloseTo(local, org.assertj.core.data.Offset.offset(Math.abs(local) * 1e-12));
     }
 
-    /**
-     * No process on any node a few seconds after the job ended (a login's shell may still be exiting), but the
-     * node's slurmd once a test started the cluster's Slurm.
-     */
+    /** No process on any node a few seconds after the job ended, but the nodes' slurmds once a test started them. */
     private static void assertNoProcessLeft() throws Exception {
         for (int i = 1; i <= 3; i++) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!jobProcesses(i).isEmpty() && System.nanoTime() - deadline < 0) {
-                Thread.sleep(100);
-            }
-            assertThat(jobProcesses(i)).as("processes left on " + cluster.node(i)).isEmpty();
+            assertThat(cluster.leftOn(i)).as("processes left on " + cluster.node(i)).isEmpty();
         }
-    }
-
-    private static List<String> jobProcesses(int i) throws Exception {
-        return cluster.pids(i).stream().map(pid -> ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("pid " + pid))
-                .filter(command -> !command.matches(".*/slurmd(-wlm)?")).toList();
     }
 }

@@ -69,7 +69,7 @@ public final class NodesMain {
         }, squares);
         System.out.println(reduced.result());
 
-        System.out.printf(Locale.ROOT, "SEED cluster=%.17g local=%.17g%n", seedSum(client), localSeedSum());
+        System.out.printf(Locale.ROOT, "SEED cluster=%.17g local=%.17g%n", seedSum(client, 600, 100), localSeedSum(600, 100));
 
         if (args[0].equals("wait")) {
             List<DaskFuture<Integer>> sleepers = client.map((Integer i) -> {
@@ -81,8 +81,9 @@ public final class NodesMain {
         }
     }
 
-    private static double seedSum(Client client) throws Exception {
-        DArray x = DArrays.random(600, 600, ChunkSpec.of(100), 42).persist(client, BlockLayout.ROW_MAJOR)
+    /** The seed workload on {@code client}'s cluster: an {@code n x n} array of {@code chunk}-sided blocks laid out row-major. */
+    static double seedSum(Client client, int n, int chunk) throws Exception {
+        DArray x = DArrays.random(n, n, ChunkSpec.of(chunk), 42).persist(client, BlockLayout.ROW_MAJOR)
                 .await(Duration.ofMinutes(2));
         try {
             return x.add(x.T()).transpose().sum().compute(client);
@@ -91,9 +92,10 @@ public final class NodesMain {
         }
     }
 
-    private static double localSeedSum() {
+    /** The same on a local cluster of 2 workers. */
+    static double localSeedSum(int n, int chunk) {
         try (Client local = LocalCluster.startClient(2, 1)) {
-            DArray x = DArrays.random(600, 600, ChunkSpec.of(100), 42);
+            DArray x = DArrays.random(n, n, ChunkSpec.of(chunk), 42);
             return x.add(x.T()).transpose().sum().compute(local);
         }
     }

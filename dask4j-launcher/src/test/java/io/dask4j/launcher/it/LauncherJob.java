@@ -170,6 +170,12 @@ public final class LauncherJob {
      */
     public static LauncherJob start(Srun srun, VirtualCluster cluster, String hosts, int ranks, Path dir, Class<?> main,
                                     String... args) throws IOException, InterruptedException {
+        return start(srun, cluster, hosts, ranks, Map.of(), dir, main, args);
+    }
+
+    /** As above, with {@code environment} added to the job's (srun passes it on to the ranks). */
+    public static LauncherJob start(Srun srun, VirtualCluster cluster, String hosts, int ranks, Map<String, String> environment,
+                                    Path dir, Class<?> main, String... args) throws IOException, InterruptedException {
         List<String> perRank = new ArrayList<>();
         for (String host : hosts.split(",")) {
             String[] nameAndSlots = host.split(":");
@@ -180,8 +186,9 @@ public final class LauncherJob {
         Path hostfile = Files.write(dir.resolve("slurm-hosts"), perRank);
         List<String> line = MpiCommandLine.srun(srun.plugin, ranks);
         line.add("--distribution=arbitrary");
-        Map<String, String> env = new HashMap<>(Map.of("SLURM_CONF", cluster.slurm().toString(),
-                "SLURM_HOSTFILE", hostfile.toString()));
+        Map<String, String> env = new HashMap<>(environment);
+        env.put("SLURM_CONF", cluster.slurm().toString());
+        env.put("SLURM_HOSTFILE", hostfile.toString());
         if (srun == Srun.MPICH_PMI2) {
             // UCX on these nodes keeps to TCP, as for mpirun above; srun passes the environment on to the ranks.
             env.put("UCX_TLS", "self,tcp");

@@ -127,6 +127,23 @@ public final class VirtualCluster implements AutoCloseable {
     }
 
     /**
+     * What still runs on node {@code i} after a job, its slurmd aside (the programs' paths): waits up to 10 s for
+     * it to be nothing (a login's shell or a Slurm step may still be exiting).
+     */
+    public List<String> leftOn(int i) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<String> left;
+        do {
+            left = pids(i).stream().map(pid -> ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("pid " + pid))
+                    .filter(command -> !command.matches(".*/slurmd(-wlm)?")).toList();
+            if (!left.isEmpty()) {
+                Thread.sleep(100);
+            }
+        } while (!left.isEmpty() && System.nanoTime() - deadline < 0);
+        return left;
+    }
+
+    /**
      * Starts a Slurm of the cluster's own ({@code .ci/vcluster-slurm}: a slurmd on every node, a slurmctld on this
      * machine), once, and returns its configuration file: {@code srun} reaches it with {@code SLURM_CONF} set to
      * it. Skips the test where Slurm is not installed, unless {@code DASK4J_REQUIRE_SLURM=1} makes that a failure.

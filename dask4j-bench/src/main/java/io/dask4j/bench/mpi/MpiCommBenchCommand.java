@@ -37,7 +37,9 @@ import java.util.stream.Collectors;
  * most 2% of a core.
  *
  * <p>With {@code --json}: one JSON object per line ({@code backend, mpi, layer, size_bytes, iterations,
- * latency_us_median, latency_us_p99, bandwidth_gbps}; idle lines carry {@code idle_cpu_percent_of_core}).
+ * latency_us_median, latency_us_p99, bandwidth_gbps}; idle lines carry {@code idle_cpu_percent_of_core}, the
+ * whole process's CPU in a window that starts once the JIT has stopped compiling, and {@code jit_cpu_percent_of_core},
+ * the part of it the JIT compiler threads still used).
  */
 @Command(name = "comm-mpi", mixinStandardHelpOptions = true,
         description = "Measure mpi comm latency, bandwidth and idle CPU under mpirun (Open MPI or MPICH).")

@@ -20,6 +20,20 @@ class EngineOptionsTest {
         assertThat(defaults.pureSpin()).isFalse();
     }
 
+    /**
+     * Every idle default, in its unit, as the engine was tuned with: reading them through the settings registry must
+     * change none (a micro/nanosecond slip or a lost default would change how an idle rank sleeps, unseen by timing).
+     */
+    @Test
+    void theIdleDefaultsAreTheTunedValuesOnARoomyAndOnACrowdedNode() {
+        EngineOptions roomy = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of("MPI_LOCALNRANKS", "2")), 2);
+        assertThat(roomy).isEqualTo(new EngineOptions(50, 100_000L, 1_000L, 1_000_000L, 1_000_000_000L, 20_000_000L,
+                false, 200_000L, EngineOptions.EAGER_BYTES, 50_000_000L, 5_000_000L, 5_000_000L));
+        EngineOptions crowded = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of("MPI_LOCALNRANKS", "3")), 2);
+        assertThat(crowded).isEqualTo(new EngineOptions(0, 0L, 1_000L, 1_000_000L, 1_000_000_000L, 20_000_000L,
+                false, 0L, EngineOptions.EAGER_BYTES, 50_000_000L, 0L, 5_000_000L));
+    }
+
     @Test
     void aLowerParkCapLowersTheFirstParkToo() {
         EngineOptions capped = EngineOptions.defaults().withMaxPark(Duration.ofNanos(500));

@@ -12,6 +12,17 @@ import io.dask4j.comm.stats.WireSize;
  * virtual call and two single-writer counter updates per operation. Thread rules are those of {@link Comm}.
  */
 final class HandshakenComm implements Comm {
+    /**
+     * The message this thread is writing and its size: an inproc write delivers on the writer's thread, and the
+     * receiving comm counts the same message; sizing it once instead of twice saved about a twentieth of a
+     * no-op map's time in one JVM. Cleared when the write returns, so it never keeps a message alive.
+     */
+    private static final ThreadLocal<Sizing> WRITING = ThreadLocal.withInitial(Sizing::new);
+
+    private static final class Sizing {
+        Message message;
+        long bytes;
+    }
 
     private final Comm raw;
     private final String peerIdentity;
@@ -37,7 +48,8 @@ final class HandshakenComm implements Comm {
     /** Counts a message read (and records it for JFR if it is large and a recording wants it). */
     private void counted(Message m) {
         LatencyTrace.message(m.op(), false);
-        long n = WireSize.of(m);
+        Sizing writing = WRITING.get();
+        long n = writing.message == m ? writing.bytes : WireSize.of(m);
         traffic.received(n);
         CommMessageEvent.onMessage(m, n, false, transport, peer);
     }
@@ -62,8 +74,15 @@ final class HandshakenComm implements Comm {
     @Override
     public void write(Message message) {
         LatencyTrace.message(message.op(), true);
-        raw.write(message);
         long n = WireSize.of(message);
+        Sizing writing = WRITING.get();
+        writing.message = message;
+        writing.bytes = n;
+        try {
+            raw.write(message);
+        } finally {
+            writing.message = null;
+        }
         traffic.sent(n);
         CommMessageEvent.onMessage(message, n, true, transport, peer);
     }

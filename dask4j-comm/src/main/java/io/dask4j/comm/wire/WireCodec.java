@@ -200,13 +200,20 @@ public final class WireCodec {
             case Float f -> { }
             case String s -> { }
             case byte[] b -> { }
-            case List<?> list -> list.forEach(item -> checkValue(item, field, depth + 1));
-            case Map<?, ?> map -> map.forEach((k, item) -> {
-                if (!(k instanceof String)) {
-                    throw new IllegalArgumentException("header field '" + field + "' has a map key that is not a String: " + k);
+            case List<?> list -> {
+                for (Object item : list) {
+                    checkValue(item, field, depth + 1);
                 }
-                checkValue(item, field, depth + 1);
-            });
+            }
+            case Map<?, ?> map -> {
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    if (!(e.getKey() instanceof String)) {
+                        throw new IllegalArgumentException("header field '" + field + "' has a map key that is not a String: "
+                                + e.getKey());
+                    }
+                    checkValue(e.getValue(), field, depth + 1);
+                }
+            }
             default -> throw new IllegalArgumentException("header field '" + field + "' has unsupported type "
                     + v.getClass().getName() + "; put objects in frames (io.dask4j.comm.serialize.Serialization)");
         }

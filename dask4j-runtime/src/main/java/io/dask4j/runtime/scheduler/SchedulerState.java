@@ -52,11 +52,16 @@ final class SchedulerState {
         if (clients.remove(c.id) == null) {
             return;
         }
-        for (TaskState t : new ArrayList<>(c.wants)) {
+        List<TaskState> wanted = new ArrayList<>();
+        for (TaskState t : tx.tasks.values()) {
+            if (t.wantedBy(c)) {
+                wanted.add(t);
+            }
+        }
+        for (TaskState t : wanted) {
             t.removeWanter(c);
             tx.maybeRelease(t);
         }
-        c.wants.clear();
         tx.functions.clientGone(c);
         tx.assignReady();
     }
@@ -110,8 +115,7 @@ final class SchedulerState {
             case Ops.RELEASE_KEYS -> {
                 for (String key : strings(m, "keys")) {
                     TaskState t = tx.tasks.get(key);
-                    if (t != null && c.wants.remove(t)) {
-                        t.removeWanter(c);
+                    if (t != null && t.removeWanter(c)) {
                         tx.maybeRelease(t);
                     }
                 }
@@ -374,9 +378,7 @@ final class SchedulerState {
                         "key " + key + " is unknown to the scheduler (released or never submitted)"))));
                 continue;
             }
-            if (c.wants.add(t)) {
-                t.addWanter(c);
-            }
+            t.addWanter(c);
             wanted.add(t);
         }
         for (TaskState t : broken) {
@@ -420,9 +422,7 @@ final class SchedulerState {
                 tx.setStatus(t, TaskStatus.MEMORY);
             }
             tx.addHolder(t, w);
-            if (c.wants.add(t)) {
-                t.addWanter(c);
-            }
+            t.addWanter(c);
             tx.notifyInMemory(c, t);
         }
     }

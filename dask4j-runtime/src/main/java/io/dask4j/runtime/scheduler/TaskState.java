@@ -30,6 +30,8 @@ final class TaskState {
     ClientState wanter;
     List<ClientState> moreWanters;
     WorkerState processingOn;
+    /** Where this task sits in {@link #processingOn}'s {@link ProcessingTasks}, or -1. */
+    int processingSlot = -1;
     int runId;
     List<WorkerState> holders;
     long nbytes;
@@ -73,7 +75,7 @@ final class TaskState {
     }
 
     boolean addWanter(ClientState c) {
-        if (wanter == c || (moreWanters != null && moreWanters.contains(c))) {
+        if (wantedBy(c)) {
             return false;
         }
         if (wanter == null) {
@@ -87,12 +89,17 @@ final class TaskState {
         return true;
     }
 
-    void removeWanter(ClientState c) {
+    boolean wantedBy(ClientState c) {
+        return wanter == c || (moreWanters != null && moreWanters.contains(c));
+    }
+
+    /** Returns whether {@code c} wanted this task. */
+    boolean removeWanter(ClientState c) {
         if (wanter == c) {
             wanter = moreWanters == null || moreWanters.isEmpty() ? null : moreWanters.removeFirst();
-        } else if (moreWanters != null) {
-            moreWanters.remove(c);
+            return true;
         }
+        return moreWanters != null && moreWanters.remove(c);
     }
 
     void forEachWanter(java.util.function.Consumer<ClientState> action) {

@@ -310,8 +310,7 @@ final class Transitions {
     void workerLost(WorkerState w) {
         w.alive = false;
         workers.remove(w.id);
-        List<TaskState> running = new ArrayList<>(w.processing);
-        w.processing.clear();
+        List<TaskState> running = w.processing.drain();
         for (TaskState t : running) {
             t.processingOn = null;
             t.suspicious++;

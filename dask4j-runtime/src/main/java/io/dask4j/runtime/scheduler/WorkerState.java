@@ -3,7 +3,6 @@ package io.dask4j.runtime.scheduler;
 import io.dask4j.runtime.protocol.MessageSink;
 
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +17,7 @@ final class WorkerState {
     final int nthreads;
     final long memoryLimit;
     final Outbox sink;
-    final Set<TaskState> processing = new LinkedHashSet<>();
+    final ProcessingTasks processing = new ProcessingTasks();
     final Set<TaskState> has = new HashSet<>();
     /**
      * Copies this worker keeps that the scheduler stopped counting (a peer could not fetch them from here)

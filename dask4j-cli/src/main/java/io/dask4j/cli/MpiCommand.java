@@ -45,8 +45,9 @@ public final class MpiCommand implements Callable<Integer> {
     @Option(names = "--no-scheduler", description = "Add workers to the running scheduler named by --scheduler-file.")
     boolean noScheduler;
 
-    @Option(names = "--protocol", paramLabel = "mpi|tcp", defaultValue = "mpi",
-            description = "How scheduler and workers talk: mpi (default) or tcp (MPI only to start up).")
+    @Option(names = "--protocol", paramLabel = "auto|mpi|tcp", defaultValue = "auto",
+            description = "How scheduler and workers talk: auto (default: mpi between the ranks of a host, tcp between"
+                    + " hosts), mpi, or tcp (MPI only to start up).")
     String protocol;
 
     @Option(names = "--nthreads", paramLabel = "T", defaultValue = "1", description = "Task threads per worker (default 1).")

@@ -38,10 +38,12 @@ import java.util.Objects;
  *     the cap on comms handshaking at once ({@link CommLimits})
  * @param tls the key material and TLS settings of {@code tls://} comms, or {@code null} for none (then tls:// cannot
  *     be used; the other backends ignore it)
+ * @param routes which address {@link Comms#connect} dials for an advertised one ({@link AddressRoutes#DIRECT}: as
+ *     given); an MPI job's ranks use it to reach a peer over mpi:// or tcp:// depending on its host
  */
 public record CommOptions(byte[] secret, String identity, Duration connectTimeout, Duration handshakeTimeout,
                           long maxMessageBytes, Duration deadPeerTimeout, boolean insecureNoAuth, CommLimits limits,
-                          TlsOptions tls) {
+                          TlsOptions tls, AddressRoutes routes) {
 
     /** Environment variable holding the shared secret, as text. */
     public static final String SECRET_ENV = Settings.SECRET_VARIABLE;
@@ -61,6 +63,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         }
         Objects.requireNonNull(deadPeerTimeout, "deadPeerTimeout");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(routes, "routes");
         if (!deadPeerTimeout.isZero() && deadPeerTimeout.compareTo(MIN_DEAD_PEER_TIMEOUT) < 0) {
             throw new IllegalArgumentException("deadPeerTimeout must be at least " + MIN_DEAD_PEER_TIMEOUT.toSeconds()
                     + " s (or zero for the operating system's keepalive): " + deadPeerTimeout);
@@ -93,7 +96,7 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         CommOptions options;
         try {
             options = new CommOptions(secret, "anonymous", Duration.ofSeconds(30), Duration.ofSeconds(10),
-                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false, CommLimits.defaults(), null);
+                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DEAD_PEER_TIMEOUT, false, CommLimits.defaults(), null, AddressRoutes.DIRECT);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(SECRET_ENV + " is set but unusable: " + e.getMessage(), e);
         }
@@ -118,12 +121,12 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
     /** See {@code insecureNoAuth}: lets listeners that other users can reach run without a secret. */
     public CommOptions withInsecureNoAuth(boolean insecure) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecure, limits, tls);
+                insecure, limits, tls, routes);
     }
 
     public CommOptions withSecret(byte[] newSecret) {
         return new CommOptions(newSecret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits, tls);
+                insecureNoAuth, limits, tls, routes);
     }
 
     public CommOptions withSecret(String newSecret) {
@@ -132,38 +135,44 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
 
     public CommOptions withIdentity(String newIdentity) {
         return new CommOptions(secret, newIdentity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits, tls);
+                insecureNoAuth, limits, tls, routes);
     }
 
     public CommOptions withConnectTimeout(Duration timeout) {
         return new CommOptions(secret, identity, timeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits, tls);
+                insecureNoAuth, limits, tls, routes);
     }
 
     public CommOptions withHandshakeTimeout(Duration timeout) {
         return new CommOptions(secret, identity, connectTimeout, timeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits, tls);
+                insecureNoAuth, limits, tls, routes);
     }
 
     public CommOptions withMaxMessageBytes(long bytes) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, bytes, deadPeerTimeout,
-                insecureNoAuth, limits, tls);
+                insecureNoAuth, limits, tls, routes);
     }
 
     public CommOptions withDeadPeerTimeout(Duration timeout) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, timeout,
-                insecureNoAuth, limits, tls);
+                insecureNoAuth, limits, tls, routes);
     }
 
     public CommOptions withLimits(CommLimits newLimits) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, newLimits, tls);
+                insecureNoAuth, newLimits, tls, routes);
     }
 
     /** These options with {@code newTls} for tls:// comms (null: none). */
     public CommOptions withTls(TlsOptions newTls) {
         return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
-                insecureNoAuth, limits, newTls);
+                insecureNoAuth, limits, newTls, routes);
+    }
+
+    /** These options dialing through {@code newRoutes} ({@link AddressRoutes#DIRECT}: every address as given). */
+    public CommOptions withRoutes(AddressRoutes newRoutes) {
+        return new CommOptions(secret, identity, connectTimeout, handshakeTimeout, maxMessageBytes, deadPeerTimeout,
+                insecureNoAuth, limits, tls, newRoutes);
     }
 
     /** The TLS options, or a {@link TlsException} saying that tls:// needs them. */
@@ -189,7 +198,8 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
         return "CommOptions[identity=" + identity + ", secret=" + (secret == null ? "none" : "set")
                 + ", connectTimeout=" + connectTimeout + ", handshakeTimeout=" + handshakeTimeout
                 + ", maxMessageBytes=" + maxMessageBytes + ", deadPeerTimeout=" + deadPeerTimeout
-                + (insecureNoAuth ? ", insecureNoAuth" : "") + ", " + limits + (tls == null ? "" : ", " + tls) + "]";
+                + (insecureNoAuth ? ", insecureNoAuth" : "") + ", " + limits + (tls == null ? "" : ", " + tls)
+                + (routes == AddressRoutes.DIRECT ? "" : ", routes=" + routes) + "]";
     }
 
     @Override
@@ -198,12 +208,12 @@ public record CommOptions(byte[] secret, String identity, Duration connectTimeou
                 && identity.equals(other.identity) && connectTimeout.equals(other.connectTimeout)
                 && handshakeTimeout.equals(other.handshakeTimeout) && maxMessageBytes == other.maxMessageBytes
                 && deadPeerTimeout.equals(other.deadPeerTimeout) && insecureNoAuth == other.insecureNoAuth
-                && limits.equals(other.limits) && Objects.equals(tls, other.tls);
+                && limits.equals(other.limits) && Objects.equals(tls, other.tls) && routes.equals(other.routes);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(java.util.Arrays.hashCode(secret), identity, connectTimeout, handshakeTimeout, maxMessageBytes,
-                deadPeerTimeout, insecureNoAuth, limits, tls);
+                deadPeerTimeout, insecureNoAuth, limits, tls, routes);
     }
 }

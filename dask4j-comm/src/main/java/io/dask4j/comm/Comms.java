@@ -48,10 +48,12 @@ public final class Comms {
      * {@link ConnectTimeoutException} names the address and the last error. Fatal failures ({@link
      * FatalCommClosedException}: unknown host, bad address) are raised at once. Handshake failures are
      * not retried: {@link AuthenticationException}, {@link ProtocolException}, {@link
-     * HandshakeTimeoutException}, or {@link CommClosedException} if the peer hung up mid-handshake.
+     * HandshakeTimeoutException}, or {@link CommClosedException} if the peer hung up mid-handshake. The address
+     * dialed is {@code options.routes()}' route for {@code address} (the address itself unless routes are set).
      */
     public static Comm connect(Address address, CommOptions options) {
-        return connect(backend(address.scheme()), address, options);
+        Address dialed = options.routes().route(address);
+        return connect(backend(dialed.scheme()), dialed, options);
     }
 
     /**

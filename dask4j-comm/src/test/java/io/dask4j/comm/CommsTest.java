@@ -29,6 +29,24 @@ class CommsTest {
     }
 
     @Test
+    void connectDialsTheRouteOfTheAdvertisedAddress() throws Exception {
+        String name = "routed-" + System.nanoTime();
+        java.util.concurrent.CompletableFuture<String> served = new java.util.concurrent.CompletableFuture<>();
+        try (Listener l = Comms.listen(Address.inproc(name), options, comm -> served.complete(comm.read().op()))) {
+            Address advertised = Address.mpi(7);
+            CommOptions routed = options.withRoutes(a -> a.equals(advertised) ? l.contactAddress() : a);
+            try (Comm c = Comms.connect(advertised, routed)) {
+                c.write(Message.of("ping", Map.of()));
+                assertThat(served.get(10, TimeUnit.SECONDS)).isEqualTo("ping");
+                assertThat(c.peerAddress().scheme()).isEqualTo("inproc");
+            }
+            // an address the routes do not know is dialed as given
+            assertThatThrownBy(() -> Comms.connect(Address.parse("ucx://x"), routed)).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(options.routes()).isSameAs(AddressRoutes.DIRECT);
+    }
+
+    @Test
     void transientFailuresAreRetriedWithBackoffUntilOneSucceeds() {
         AtomicInteger attempts = new AtomicInteger();
         Comm ok = new InprocLikeComm();

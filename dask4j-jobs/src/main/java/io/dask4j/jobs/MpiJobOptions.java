@@ -16,7 +16,8 @@ public final class MpiJobOptions {
     public String mpi;
 
     @Option(names = "--protocol", defaultValue = "mpi",
-            description = "mpi backend: comms between the ranks, mpi or tcp (default: ${DEFAULT-VALUE})")
+            description = "mpi backend: comms between the ranks, mpi, tcp, or auto (mpi between the ranks of a host, tcp"
+                    + " between hosts) (default: ${DEFAULT-VALUE})")
     public String protocol;
 
     @Option(names = "--client-rank", defaultValue = "1",
@@ -45,6 +46,11 @@ public final class MpiJobOptions {
         if (clientRank != 0 && clientRank != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--client-rank must be 0 or 1, not " + clientRank);
         }
+    }
+
+    /** The backend label of results over {@code protocol}: {@code mpi}, {@code mpirun-tcp} or {@code mpirun-auto}. */
+    public static String label(MpiProtocol protocol) {
+        return protocol == MpiProtocol.MPI ? "mpi" : "mpirun-" + protocol.scheme();
     }
 
     /** The ranks of a job with {@code workers} workers: one fewer when the client shares the scheduler's rank. */

@@ -31,6 +31,8 @@ import java.util.UUID;
  *       ranks: every rank fails alike, no message exchanged), the header;</li>
  *   <li>collectives while no comm needs progress: host names (allgather), a control communicator, and the
  *       scheduler's {@code OK <run id> <addresses>} or {@code ERROR <why>} (broadcast once it listens);</li>
+ *   <li>under {@link MpiProtocol#AUTO} on several hosts, each rank's listening addresses (allgather, once its
+ *       worker listens and before it registers), from which {@link PeerRoutes} picks mpi or tcp per peer;</li>
  *   <li>workers start and register, the client connects, then a barrier (through the progress engine):
  *       when it completes, every worker is registered.</li>
  * </ol>
@@ -41,6 +43,8 @@ final class ClusterRank {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRank.class);
     private static final int HOST_BYTES = 256;
     private static final int MESSAGE_BYTES = 8192;
+    /** A rank's listening addresses in the exchange of {@link MpiProtocol#AUTO} across hosts. */
+    private static final int ENDPOINT_BYTES = 1024;
     /** The scheduler's in-process listener is {@code inproc://<prefix><run id>}, for a client on its rank. */
     private static final String IN_PROCESS_PREFIX = "dask4j-scheduler-";
     /** The secret field of the start-up broadcast when the cluster runs without authentication. */
@@ -55,12 +59,14 @@ final class ClusterRank {
     final List<Address> schedulerAddresses;
     /** The host of each rank, by rank: errors about a rank name its node. */
     final List<String> hosts;
+    /** Mpi or tcp per peer ({@link MpiProtocol#AUTO} across hosts), or null: every peer over the protocol's transport. */
+    final PeerRoutes routes;
     Scheduler scheduler;
     Worker worker;
     Client client;
 
     private ClusterRank(MpiClusterOptions options, MpiRuntime mpi, ControlChannel control, RankLayout layout,
-                        String runId, List<Address> schedulerAddresses, List<String> hosts) {
+                        String runId, List<Address> schedulerAddresses, List<String> hosts, PeerRoutes routes) {
         this.options = options;
         this.mpi = mpi;
         this.control = control;
@@ -69,6 +75,7 @@ final class ClusterRank {
         this.runId = runId;
         this.schedulerAddresses = schedulerAddresses;
         this.hosts = hosts;
+        this.routes = routes;
     }
 
     /** Starts this rank's roles; throws {@link RankExit} when the job as a whole cannot start. */
@@ -107,10 +114,14 @@ final class ClusterRank {
         ControlChannel control = ControlChannel.open(mpi);
         List<String> hosts = control.allgather(hostName(), HOST_BYTES);
         String tcpHost = tcpHost(options, hosts);
-        LOG.info("ranks per host: {}; TCP listeners use {}", countHosts(hosts), tcpHost);
+        RankListeners listeners = RankListeners.of(options, hosts);
+        boolean perPeer = listeners.perPeer();
+        LOG.info("ranks per host: {}; TCP listeners use {}{}", countHosts(hosts), tcpHost, options.protocol() != MpiProtocol.AUTO ? ""
+                : perPeer ? "; protocol auto: mpi to the ranks of this host, tcp to the others"
+                : "; protocol auto: every rank on this host, mpi to all");
 
         Scheduler[] started = new Scheduler[1];
-        String[] agreed = agreeOnScheduler(options, mpi, control, layout, tcpHost, started).split(" ");
+        String[] agreed = agreeOnScheduler(options, listeners, mpi, control, layout, tcpHost, started).split(" ");
         if (agreed[0].equals("ERROR")) {
             String why = String.join(" ", Arrays.asList(agreed).subList(1, agreed.length));
             int source = layout.hasScheduler() ? layout.schedulerRank() : 0;
@@ -125,11 +136,19 @@ final class ClusterRank {
         }
         MpiClusterOptions withSecret = agreed[2].equals(NO_SECRET) ? options
                 : options.withComm(options.comm().withSecret(Base64.getUrlDecoder().decode(agreed[2])));
+        PeerRoutes routes = null;
+        if (perPeer) {
+            routes = new PeerRoutes(rank, hosts);
+            if (layout.hasScheduler()) {
+                routes.learn(layout.schedulerRank(), addresses);
+            }
+            withSecret = withSecret.withComm(withSecret.comm().withRoutes(routes));
+        }
         ClusterRank self = new ClusterRank(withSecret, mpi, control, layout, agreed[1], List.copyOf(addresses),
-                List.copyOf(hosts));
+                List.copyOf(hosts), routes);
         self.scheduler = started[0];
         LOG.info("run {}: scheduler at {}", self.runId, self.schedulerAddresses);
-        self.startRoles(tcpHost);
+        self.startRoles(listeners, tcpHost);
         return self;
     }
 
@@ -180,10 +199,15 @@ final class ClusterRank {
         JobAbort.abort(mpi, rank, message, cause);
     }
 
-    private void startRoles(String tcpHost) {
+    private void startRoles(RankListeners listeners, String tcpHost) {
         try {
-            if (layout.roles(rank).contains(Role.WORKER)) {
-                worker = Worker.start(workerConfig(tcpHost));
+            boolean hasWorker = layout.roles(rank).contains(Role.WORKER);
+            if (routes != null && !hasWorker) {
+                exchangeEndpoints(List.of());
+            }
+            if (hasWorker) {
+                WorkerConfig config = workerConfig(listeners.worker(layout, rank, tcpHost));
+                worker = Worker.start(routes == null ? config : config.withOnListening(this::exchangeEndpoints));
                 LOG.info("worker {} ({}) registered", worker.id(), workerName(rank));
             }
             if (isClient()) {
@@ -203,16 +227,22 @@ final class ClusterRank {
         LOG.info("all {} workers registered; cluster running", layout.workerRanks().size());
     }
 
-    private WorkerConfig workerConfig(String tcpHost) {
-        List<Address> listen = new ArrayList<>();
-        // mpi://<rank> has no ports: one listener per rank, so a worker sharing the scheduler's rank
-        // (non-exclusive layout) listens on TCP; its peers reach it there.
-        if (options.protocol() == MpiProtocol.MPI && layout.hasScheduler() && rank != layout.schedulerRank()) {
-            listen.add(Address.mpi(rank));
+    /**
+     * Tells every rank where this rank's worker listens ({@code mine}; empty on a rank without one) and learns theirs
+     * into {@link #routes}, then logs the choice once; collective, on every rank before any comm needs progress.
+     */
+    private void exchangeEndpoints(List<Address> mine) {
+        String text = String.join(" ", mine.stream().map(Address::toString).toList());
+        List<String> all = control.allgather(text, ENDPOINT_BYTES);
+        for (int r = 0; r < all.size(); r++) {
+            if (r != rank && !all.get(r).isBlank()) {
+                routes.learn(r, Arrays.stream(all.get(r).split(" ")).map(Address::parse).toList());
+            }
         }
-        if (listen.isEmpty() || options.tcpListener()) {
-            listen.add(Address.tcp(tcpHost, 0));
-        }
+        LOG.info("peer transports of rank {} (host {}, protocol auto): {}", rank, hosts.get(rank), routes.describe());
+    }
+
+    private WorkerConfig workerConfig(List<Address> listen) {
         String name = workerName(rank);
         return WorkerConfig.connectingTo(schedulerAddress()).withListenAddresses(listen).withThreads(options.threads())
                 .withMemoryLimit(options.memoryLimit()).withLocalDirectory(options.localDirectory()).withName(name)
@@ -223,13 +253,13 @@ final class ClusterRank {
      * Returns the agreed {@code OK <run id> <secret> <addresses...>} or {@code ERROR <why>}, the same on every rank. The
      * secret (base64 of its bytes, or {@value #NO_SECRET}) travels over MPI, which only the job's ranks can reach.
      */
-    private static String agreeOnScheduler(MpiClusterOptions options, MpiRuntime mpi, ControlChannel control,
+    private static String agreeOnScheduler(MpiClusterOptions options, RankListeners listeners, MpiRuntime mpi, ControlChannel control,
                                            RankLayout layout, String tcpHost, Scheduler[] started) {
         int root = layout.hasScheduler() ? layout.schedulerRank() : 0;
         String message = null;
         if (mpi.rank() == root) {
             try {
-                message = layout.hasScheduler() ? startScheduler(options, mpi, layout, tcpHost, started) : readSchedulerFile(options);
+                message = layout.hasScheduler() ? startScheduler(options, listeners, mpi, layout, tcpHost, started) : readSchedulerFile(options);
             } catch (RuntimeException e) {
                 LOG.error("the scheduler did not start", e);
                 message = "ERROR " + e.getMessage();
@@ -241,22 +271,14 @@ final class ClusterRank {
         return control.broadcast(message, root, MESSAGE_BYTES);
     }
 
-    private static String startScheduler(MpiClusterOptions options, MpiRuntime mpi, RankLayout layout, String tcpHost,
-                                         Scheduler[] started) {
+    private static String startScheduler(MpiClusterOptions options, RankListeners listeners, MpiRuntime mpi, RankLayout layout,
+                                         String tcpHost, Scheduler[] started) {
         String runId = UUID.randomUUID().toString();
         Path file = options.schedulerFile();
         if (file != null && SchedulerFiles.deleteStale(file)) {
             LOG.info("removed the scheduler file {} left by an earlier run", file);
         }
-        List<Address> listen = new ArrayList<>();
-        if (options.protocol() == MpiProtocol.MPI) {
-            listen.add(Address.mpi(layout.schedulerRank()));
-            if (options.tcpListener()) {
-                listen.add(Address.tcp(tcpHost, options.schedulerPort()));
-            }
-        } else {
-            listen.add(Address.tcp(tcpHost, options.tcpListener() ? options.schedulerPort() : 0));
-        }
+        List<Address> listen = listeners.scheduler(layout.schedulerRank(), tcpHost, options.schedulerPort());
         if (layout.clientBesideScheduler()) {
             // The client of this process connects in-process: no serialization of the stream, no MPI engine or
             // socket between the two, and mpi://<rank> cannot connect to its own rank anyway.

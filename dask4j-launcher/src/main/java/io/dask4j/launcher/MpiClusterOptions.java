@@ -17,7 +17,9 @@ import java.util.Objects;
  * MpiCluster.initialize(MpiClusterOptions.defaults().withThreads(2).withMemoryLimit(4L << 30));
  * }</pre>
  *
- * @param protocol {@link MpiProtocol#MPI} (default) or {@link MpiProtocol#TCP} (MPI only for start-up)
+ * @param protocol {@link MpiProtocol#AUTO} (default: mpi between the ranks of a host, tcp between hosts, which on
+ *     one host is all mpi), {@link MpiProtocol#MPI} (mpi between every pair of ranks) or {@link MpiProtocol#TCP}
+ *     (MPI only for start-up)
  * @param threads task threads per worker (default 1, as dask-mpi)
  * @param memoryLimit bytes per worker before spilling to disk; 0 for no limit (default)
  * @param localDirectory where workers put spill files; null for the temporary directory
@@ -68,10 +70,13 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
         }
     }
 
-    /** dask-mpi's layout: scheduler on rank 0, client on rank 1, exclusive workers on the rest, mpi protocol. */
+    /**
+     * dask-mpi's layout: scheduler on rank 0, client on rank 1, exclusive workers on the rest; the auto protocol (mpi
+     * within a host, tcp between hosts).
+     */
     public static MpiClusterOptions defaults() {
         String logs = Settings.LOG_DIR.stringValue(ConfigSource.system(), "logs");
-        return new MpiClusterOptions(MpiProtocol.MPI, 1, 0, null, 0, 1, true, "worker", false, 0, null, null,
+        return new MpiClusterOptions(MpiProtocol.AUTO, 1, 0, null, 0, 1, true, "worker", false, 0, null, null,
                 Path.of(logs), Duration.ofMinutes(2), CommOptions.defaults(), DashboardConfig.defaults(),
                 ClassAllowList.defaults());
     }

@@ -6,6 +6,7 @@ import io.dask4j.jobs.JobStoppedException;
 import io.dask4j.jobs.MpiJobs;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
+import io.dask4j.jobs.MpiJobOptions;
 import io.dask4j.launcher.MpiProtocol;
 
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ final class MpiTasksJob {
         MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.mpiJob.protocol))
                 .withThreads(cmd.threads).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs)
                 .withClientRank(cmd.mpiJob.clientRank);
-        String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
+        String label = MpiJobOptions.label(options.protocol());
         cmd.startTrace();
         List<TasksBenchCommand.Result> results = MpiCluster.execute(options, client -> cmd.workloads(client, label));
         cmd.stopTrace();

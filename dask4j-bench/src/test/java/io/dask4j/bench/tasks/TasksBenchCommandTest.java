@@ -150,7 +150,7 @@ class TasksBenchCommandTest {
             --n 0                        | --n must be at least 1, got 0
             --repeat 0                   | --repeat must be at least 1, got 0
             --backend mpi --mpi bogus    | unknown --mpi 'bogus': expected openmpi or mpich
-            --backend mpi --protocol udp | --protocol: unknown protocol 'udp': expected mpi or tcp
+            --backend mpi --protocol udp | --protocol: unknown protocol 'udp': expected auto, mpi or tcp
             --backend mpi --timeout 0    | --timeout must be at least 1, got 0
             --backend mpi --client-rank 2 | --client-rank must be 0 or 1, not 2
             --rounds 0                   | --rounds must be at least 1, got 0

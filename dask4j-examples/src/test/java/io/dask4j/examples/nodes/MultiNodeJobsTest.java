@@ -152,6 +152,107 @@ class MultiNodeJobsTest {
     }
 
     /**
+     * The default protocol, auto, over node 1 (scheduler, client, workers 2 and 3) and node 2 (workers 4 and 5): every
+     * comm of a worker or the client with the scheduler or a worker went over mpi between ranks of one node and over
+     * tcp between nodes (each process's comm traffic by peer says so), worker-to-worker fetches took both paths, the
+     * results are right, and each rank logged its choice once.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void byDefaultRanksOfOneNodeTalkOverMpiAndRanksOfTwoNodesOverTcp(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        String n1 = cluster.node(1);
+        String n2 = cluster.node(2);
+        Result r = LauncherJob.start(impl, cluster, n1 + ":4," + n2 + ":2", 6, dir, NodesMain.class, "ok", "auto", logs())
+                .await(JOB_SECONDS);
+
+        assertEndedCleanly(impl, r, 6);
+        assertThat(r.output()).contains("CLIENT rank=1 host=" + n1 + " workers=[2, 3, 4, 5]")
+                .contains("inputs=[" + n1 + ", " + n2 + "] sum=338350").doesNotContain("ERROR");
+        assertSeedSumsAgree(r.output());
+        String[] hosts = {n1, n1, n1, n1, n2, n2};
+        int[] workerComms = assertEachCommsTransportFollowsTheHosts(r.output(), hosts);
+        assertThat(workerComms[0]).as("worker-to-worker comms within a node\n%s", r.output()).isPositive();
+        assertThat(workerComms[1]).as("worker-to-worker comms between the nodes\n%s", r.output()).isPositive();
+        assertThat(r.output()).containsPattern("LINKS rank=1 peers=\\[.*scheduler:mpi");
+        assertThat(r.output()).containsPattern("LINKS rank=[45] peers=\\[.*scheduler:tcp");
+
+        String rank4 = Files.readString(dir.resolve("logs/rank-4.log"));
+        assertThat(rank4).containsOnlyOnce("peer transports of rank 4 (host " + n2 + ", protocol auto): mpi to ranks [5] (host "
+                + n2 + "); tcp to ranks [0, 2, 3] (host " + n1 + ")");
+        assertThat(Files.readString(dir.resolve("logs/rank-1.log"))).containsOnlyOnce("peer transports of rank 1 (host " + n1
+                + ", protocol auto): mpi to ranks [0, 2, 3] (host " + n1 + "); tcp to ranks [4, 5] (host " + n2 + ")");
+        assertThat(Files.readString(dir.resolve("logs/rank-0.log")))
+                .containsPattern("scheduler listening on \\[mpi://0, tcp://" + Pattern.quote(cluster.address(1)) + ":\\d+\\]");
+        assertNoProcessLeft();
+    }
+
+    /** Auto with every rank on one node is the mpi protocol: no tcp listener, every comm over mpi. */
+    @ParameterizedTest
+    @EnumSource(value = Impl.class, names = "OPENMPI")
+    void byDefaultAJobOnOneNodeTalksOverMpiOnly(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        String n1 = cluster.node(1);
+        Result r = LauncherJob.start(impl, cluster, n1 + ":5", 5, dir, NodesMain.class, "ok", "auto", logs()).await(JOB_SECONDS);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertSeedSumsAgree(r.output());
+        assertThat(r.output()).contains("LINKS rank=1 peers=[").doesNotContain(":tcp").doesNotContain("ERROR");
+        String rank0 = Files.readString(dir.resolve("logs/rank-0.log"));
+        assertThat(rank0).contains("protocol auto: every rank on this host, mpi to all").contains("scheduler listening on [mpi://0]")
+                .doesNotContain("peer transports");
+        assertNoProcessLeft();
+    }
+
+    /**
+     * The job exited 0, or, under MPICH, every rank logged its clean end and hydra then reported a rank it killed.
+     * MPICH's ranks on these nodes wait out dask4j's 30 s bound on {@code MPI_Finalize} when the job spans nodes
+     * (docs/multi-node.md, known limit), and when they then exit without it, hydra sometimes ends one that is still
+     * exiting with SIGKILL (seen in 2 of 7 runs of the auto job, each after every rank had logged {@code finished
+     * (exit code 0)} and the client had printed every result).
+     */
+    private void assertEndedCleanly(Impl impl, Result r, int ranks) throws Exception {
+        for (int rank = 0; rank < ranks; rank++) {
+            assertThat(Files.readString(dir.resolve("logs/rank-" + rank + ".log"))).as("rank %d's log\n%s", rank, r.output())
+                    .contains("finished (exit code 0)");
+        }
+        if (impl == Impl.MPICH && r.exitCode() == 9) {
+            assertThat(r.output()).contains("BAD TERMINATION").contains("EXIT CODE: 9");
+        } else {
+            assertThat(r.exitCode()).as(r.output()).isZero();
+        }
+    }
+
+    /**
+     * Checks each {@code LINKS} line of {@link NodesMain}: a comm between ranks of one host went over mpi, one between
+     * hosts over tcp. Returns how many worker-to-worker comms were seen within a host and between hosts.
+     */
+    private static int[] assertEachCommsTransportFollowsTheHosts(String output, String[] hosts) {
+        Matcher links = Pattern.compile("LINKS rank=(\\d+) peers=\\[(.*)]").matcher(output);
+        int[] workerComms = new int[2];
+        int lines = 0;
+        while (links.find()) {
+            lines++;
+            int rank = Integer.parseInt(links.group(1));
+            for (String entry : links.group(2).split(", ")) {
+                if (entry.isEmpty()) {
+                    continue;
+                }
+                String[] parts = entry.split(":");
+                int peer = parts[0].equals("scheduler") ? 0 : Integer.parseInt(parts[0].substring("worker-".length()));
+                boolean sameHost = hosts[rank].equals(hosts[peer]);
+                assertThat(parts[1]).as("%s seen from rank %d (on %s)\n%s", entry, rank, hosts[rank], output)
+                        .isEqualTo(sameHost ? "mpi" : "tcp");
+                if (rank >= 2 && peer >= 2) {
+                    workerComms[sameHost ? 0 : 1]++;
+                }
+            }
+        }
+        assertThat(lines).as(output).isGreaterThan(1);
+        return workerComms;
+    }
+
+    /**
      * Runs {@link NodesMain} with ranks 0-2 on node 1 and 3-4 on node 2 and checks what holds for every protocol:
      * exit 0, the client on node 1, a worker of node 2 ran tasks, a sum fetched squares from both nodes, the seed
      * workload's sum, no error and no process left; returns the job's output.

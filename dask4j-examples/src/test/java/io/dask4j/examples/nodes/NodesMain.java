@@ -5,6 +5,8 @@ import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
 import io.dask4j.array.DArray;
 import io.dask4j.array.DArrays;
+import io.dask4j.comm.stats.CommTraffic;
+import io.dask4j.comm.stats.PeerTraffic;
 import io.dask4j.comm.stats.TransportGauges;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
@@ -35,7 +38,10 @@ import java.util.stream.IntStream;
  *   <li>{@code CROSS reducer=H inputs=[H1, H2] sum=S}: squares computed on the workers, summed by one task on a
  *       worker that had to fetch the squares computed on the other hosts;</li>
  *   <li>{@code SEED cluster=S local=L}: the seed workload's sum, {@code (x + x.T).transpose().sum()}, with x's
- *       blocks laid out row-major over the workers (so blocks cross nodes), and the same on a local cluster.</li>
+ *       blocks laid out row-major over the workers (so blocks cross nodes), and the same on a local cluster;</li>
+ *   <li>{@code LINKS rank=R peers=[worker-3:tcp, scheduler:mpi, ...]}, once for each worker rank that ran a probe,
+ *       and {@code LINKS rank=1 ...} for the client's process: over which transport its comms with the scheduler and
+ *       the workers went (from the process's comm traffic, by the peer's handshake identity).</li>
  * </ul>
  * Then {@code ok} returns from main; {@code wait} prints {@code WAITING} and waits for tasks that sleep on every
  * worker (for the tests that take a node away mid-job).
@@ -71,6 +77,17 @@ public final class NodesMain {
 
         System.out.printf(Locale.ROOT, "SEED cluster=%.17g local=%.17g%n", seedSum(client, 600, 100), localSeedSum(600, 100));
 
+        List<DaskFuture<String>> links = client.map((Integer i) -> {
+            LockSupport.parkNanos(20_000_000L);
+            return links(MpiRuntime.current().rank());
+        }, IntStream.range(0, 6 * MpiCluster.workerRanks().size()).boxed().toList());
+        Map<String, String> byRank = new TreeMap<>();
+        for (String line : client.gather(links)) {
+            byRank.put(line.substring(0, line.indexOf(" peers=")), line);
+        }
+        byRank.values().forEach(System.out::println);
+        System.out.println(links(MpiCluster.rank()));
+
         if (args[0].equals("wait")) {
             List<DaskFuture<Integer>> sleepers = client.map((Integer i) -> {
                 LockSupport.parkNanos(Duration.ofMinutes(3).toNanos());
@@ -98,6 +115,18 @@ public final class NodesMain {
             DArray x = DArrays.random(n, n, ChunkSpec.of(chunk), 42);
             return x.add(x.T()).transpose().sum().compute(local);
         }
+    }
+
+    /** {@code LINKS rank=R peers=[identity:transport, ...]}: this process's comms with the scheduler and workers. */
+    private static String links(int rank) {
+        TreeSet<String> peers = new TreeSet<>();
+        for (PeerTraffic p : CommTraffic.snapshot().peers()) {
+            // inproc: the client's local cluster (the seed workload's reference sum)
+            if (!p.transport().equals("inproc") && (p.identity().startsWith("worker-") || p.identity().equals("scheduler"))) {
+                peers.add(p.identity() + ":" + p.transport());
+            }
+        }
+        return "LINKS rank=" + rank + " peers=" + peers;
     }
 
     static String host() {

@@ -7,6 +7,7 @@ import io.dask4j.jobs.JobStoppedException;
 import io.dask4j.jobs.MpiJobs;
 import io.dask4j.launcher.MpiCluster;
 import io.dask4j.launcher.MpiClusterOptions;
+import io.dask4j.jobs.MpiJobOptions;
 import io.dask4j.launcher.MpiProtocol;
 
 import java.nio.file.Files;
@@ -131,7 +132,7 @@ final class MpiSeedJob {
         MpiClusterOptions options = MpiClusterOptions.defaults().withProtocol(MpiProtocol.parse(cmd.mpiJob.protocol))
                 .withThreads(1).withLogDirectory(cmd.mpiLogs == null ? Path.of("logs") : cmd.mpiLogs)
                 .withClientRank(cmd.mpiJob.clientRank);
-        String label = options.protocol() == MpiProtocol.MPI ? "mpi" : "mpirun-tcp";
+        String label = MpiJobOptions.label(options.protocol());
         SeedResult result = MpiCluster.execute(options, client -> workload.run(client, label, MpiCluster.workerRanks().size()));
         System.out.println(SeedResult.LINE_PREFIX + result.toJson());
         System.out.flush();

@@ -125,6 +125,7 @@ public final class Worker implements AutoCloseable {
             addresses.add(l.contactAddress().toString());
         }
         id = (String) addresses.getFirst();
+        config.onListening().accept(addresses());
         schedulerComm = Comms.connect(config.scheduler(), config.options());
         schedulerComm.write(Message.of(Ops.REGISTER_WORKER, Map.of("name", config.name().isEmpty() ? id : config.name(),
                 "nthreads", config.nthreads(), "memory_limit", config.memoryLimit(), "addresses", addresses,

@@ -7,6 +7,7 @@ import io.dask4j.comm.serialize.ClassAllowList;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a {@link Worker} connects, listens and runs. Immutable; build variants with {@code with*}.
@@ -22,10 +23,15 @@ import java.util.Objects;
  * @param transfersPerPeer concurrent data transfers from one peer
  * @param allowedClasses the classes this worker builds from frames (task functions, arguments, values from
  *     peers and clients); {@link ClassAllowList#defaults()} unless set
+ * @param onListening called with the worker's contact addresses once it listens and before it connects to the
+ *     scheduler, on the thread calling {@link Worker#start}: an MPI launcher tells the other ranks where this worker
+ *     listens there (a collective every rank joins before any comm needs MPI progress). If it throws, the start
+ *     fails with its exception. Does nothing unless set
  */
 public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int nthreads, long memoryLimit,
                            double spillFraction, Path localDirectory, String name, CommOptions options,
-                           int transfersPerPeer, ClassAllowList allowedClasses) {
+                           int transfersPerPeer, ClassAllowList allowedClasses,
+                           Consumer<List<Address>> onListening) {
 
     public WorkerConfig {
         Objects.requireNonNull(scheduler, "scheduler");
@@ -41,46 +47,52 @@ public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int
         }
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(allowedClasses, "allowedClasses");
+        Objects.requireNonNull(onListening, "onListening");
     }
 
     public static WorkerConfig connectingTo(Address scheduler) {
         return new WorkerConfig(scheduler, List.of(), 1, 0, 0.7, null, "", CommOptions.defaults().withIdentity("worker"), 2,
-                ClassAllowList.defaults());
+                ClassAllowList.defaults(), addresses -> { });
     }
 
     public WorkerConfig withListenAddresses(List<Address> addresses) {
-        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withThreads(int n) {
-        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withMemoryLimit(long bytes) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withSpillFraction(double fraction) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withLocalDirectory(Path dir) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withName(String newName) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withOptions(CommOptions newOptions) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer, allowedClasses, onListening);
     }
 
     public WorkerConfig withAllowedClasses(ClassAllowList allowed) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowed);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowed, onListening);
     }
 
     public WorkerConfig withTransfersPerPeer(int n) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n, allowedClasses);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n, allowedClasses, onListening);
+    }
+
+    /** See {@code onListening}: {@code hook} learns the worker's contact addresses before it registers. */
+    public WorkerConfig withOnListening(Consumer<List<Address>> hook) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, hook);
     }
 }

@@ -34,8 +34,9 @@ import java.util.Set;
  * the scheduler rank tells every rank to stop, all ranks meet in a final barrier, finalize MPI and exit 0.
  * If {@code main()} throws, the error is printed once, by the client rank, and the job exits 1. A worker
  * rank that dies ends the job (MPI_Abort) with a message naming it; too few ranks for the layout ends
- * every rank with exit code 2 and one message. See {@link MpiClusterOptions} for the protocol (mpi or
- * tcp), threads, memory, ranks and logs ({@code logs/rank-<r>.log} per rank).
+ * every rank with exit code 2 and one message. See {@link MpiClusterOptions} for the protocol (auto: mpi
+ * within a host and tcp between hosts; mpi; or tcp), threads, memory, ranks and logs ({@code logs/rank-<r>.log}
+ * per rank).
  *
  * <p><b>Threads.</b> {@link #initialize} and {@link #execute} once per process, from the main thread;
  * the other methods from any thread once it returned.

@@ -179,7 +179,9 @@ class MultiNodeJobsTest {
 
         String rank4 = Files.readString(dir.resolve("logs/rank-4.log"));
         assertThat(rank4).containsOnlyOnce("peer transports of rank 4 (host " + n2 + ", protocol auto): mpi to ranks [5] (host "
-                + n2 + "); tcp to ranks [0, 2, 3] (host " + n1 + ")");
+                + n2 + "); tcp to ranks [0, 2, 3] (host " + n1 + ")")
+                .containsPattern("worker mpi://4 registered with mpi://0 over tcp://" + Pattern.quote(cluster.address(1)) + ":\\d+");
+        assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("worker mpi://2 registered with mpi://0\n");
         assertThat(Files.readString(dir.resolve("logs/rank-1.log"))).containsOnlyOnce("peer transports of rank 1 (host " + n1
                 + ", protocol auto): mpi to ranks [0, 2, 3] (host " + n1 + "); tcp to ranks [4, 5] (host " + n2 + ")");
         assertThat(Files.readString(dir.resolve("logs/rank-0.log")))

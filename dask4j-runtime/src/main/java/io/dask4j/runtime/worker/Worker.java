@@ -163,7 +163,8 @@ public final class Worker implements AutoCloseable {
                 closeInBackground();
             }
         });
-        LOG.info("worker {} registered with {}", id, config.scheduler());
+        Address dialed = config.options().routes().route(config.scheduler());
+        LOG.info("worker {} registered with {}{}", id, config.scheduler(), dialed.equals(config.scheduler()) ? "" : " over " + dialed);
     }
 
     /**

@@ -316,10 +316,10 @@ class MultiNodeJobsTest {
      * ssh with keepalives, gives the node up after {@code VCLUSTER_ALIVE_SECONDS}, 10 s, and hangs up its session
      * there). Open MPI's mpirun ends within the bound too; MPICH's mpiexec does not: it waits on its connection to
      * the lost node's proxy, which sends nothing more and, cut off, never closes, so the test stops it. Open MPI over
-     * the mpi protocol, MPICH over tcp.
+     * the mpi protocol and the default (auto: tcp between the nodes), MPICH over tcp.
      */
     @ParameterizedTest
-    @CsvSource({"OPENMPI, mpi", "MPICH, TCP"})
+    @CsvSource({"OPENMPI, mpi", "OPENMPI, auto", "MPICH, TCP"})
     void aWorkerNodeWhoseLinkIsCutEndsTheJobWithinTheBound(Impl impl, String protocol) throws Exception {
         loseNodeTwoMidJob(impl, protocol, impl == Impl.OPENMPI, () -> cluster.cut(2));
     }

@@ -28,16 +28,34 @@ public final class JvmFlags {
     }
 
     /**
-     * The command line of a JVM: {@code java}, {@link #REQUIRED}, {@code jvmArgs}, the class path (as
-     * {@code --class-path}: Open MPI's mpirun rewrites a {@code -cp}), the main class and its arguments.
+     * The class path options, {@code -cp classPath --class-path classPath}, which a java command line for
+     * {@code mpirun} must have first after the java executable. Open MPI 4.1's mpirun, when the program is
+     * {@code java}, takes the first argument containing "cp" for a class path flag, prepends its working directory
+     * ({@code <cwd>:}) to the argument after it, and stops there. Here that is the {@code -cp}'s value, which the
+     * JVM then ignores: the last class path option wins, and {@code --class-path} contains no "cp". So the JVM's
+     * class path is exactly {@code classPath} (a working directory on it would shadow the job's classes and
+     * resources, a {@code logback.xml} say, and the JDK refuses to create an AOT cache with a non-empty directory on
+     * the class path), and the JVM options, main class and program arguments after them arrive unchanged, whatever
+     * "cp" they contain (a class path through {@code /home/cpaul}, a {@code -Dlogs=/tmp/tcp}, a protocol
+     * {@code tcp}); anywhere else, the first such "cp" would mangle the argument after it, the main class say.
+     * MPICH and Slurm rewrite nothing.
+     */
+    public static List<String> classPathFirst(String classPath) {
+        return List.of("-cp", classPath, "--class-path", classPath);
+    }
+
+    /**
+     * The command line of a JVM: {@code java}, the class path ({@link #classPathFirst}), {@link #REQUIRED},
+     * {@code jvmArgs}, the main class and its arguments.
      */
     public static List<String> javaCommand(String java, List<String> jvmArgs, String classPath, String mainClass,
                                            List<String> args) {
         List<String> line = new ArrayList<>();
         line.add(java);
+        line.addAll(classPathFirst(classPath));
         line.addAll(REQUIRED);
         line.addAll(jvmArgs);
-        line.addAll(List.of("--class-path", classPath, mainClass));
+        line.add(mainClass);
         line.addAll(args);
         return line;
     }

@@ -26,9 +26,11 @@ import java.util.Set;
  *     "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang.invoke=ALL-UNNAMED \
  *     Main
  * }</pre>
- * Not {@code -cp} or {@code --class-path}: Open MPI's mpirun rewrites the argument after any java argument
- * containing "cp", so a class path through, say, {@code /home/cpaul/} would mangle the main class. MPICH's
- * ranks inherit {@code CLASSPATH} without {@code -x}.
+ * Not {@code -cp} or {@code --class-path} after other options: Open MPI's mpirun rewrites the argument after the
+ * first java argument containing "cp", so a class path through, say, {@code /home/cpaul/} would mangle the main
+ * class (a line that starts with {@code -cp CP --class-path CP}, as dask4j's own jobs do, has only the first,
+ * ignored copy rewritten; see {@code JvmFlags.classPathFirst}). MPICH's ranks inherit {@code CLASSPATH} without
+ * {@code -x}.
  *
  * <p><b>Shutdown.</b> When {@code main()} returns (or {@link #shutdown()} is called) the client closes,
  * the scheduler rank tells every rank to stop, all ranks meet in a final barrier, finalize MPI and exit 0.

@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * help that, so do not end a java command line with an argument containing {@code cp} under Open MPI.
  *
  * <p>Started through a script ({@code mpirun ./dask4j mpi ...}) nothing is rewritten: mpirun only
- * rewrites commands whose program is {@code java}. Stateless and thread-safe.
+ * rewrites commands whose program is {@code java}; nor are the arguments of a line that starts with the class
+ * path options ({@code JvmFlags.classPathFirst}), as dask4j's own jobs do. What is left is a user's line with
+ * the class path in {@code CLASSPATH}. Stateless and thread-safe.
  */
 public final class OpenMpiArguments {
     private OpenMpiArguments() {

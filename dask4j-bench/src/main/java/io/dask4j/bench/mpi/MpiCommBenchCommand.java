@@ -150,20 +150,17 @@ public final class MpiCommBenchCommand implements Callable<Integer> {
         List<String> line;
         try {
             line = MpiCommandLine.mpirun(impl).ranks(2, placement.launcherOptions(impl));
-            line.add(JvmFlags.thisJava());
-            if (impl.equals("openmpi")) {
-                MpiCommandLine.rejectOpenMpiRewrites(jvmArgs);
-            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        line.addAll(JvmFlags.REQUIRED);
-        line.add(JvmFlags.STACK);
-        line.addAll(jvmArgs);
-        line.addAll(List.of("--class-path", System.getProperty("java.class.path"), MpiBenchRank.class.getName(), impl,
+        List<String> options = new ArrayList<>(List.of(JvmFlags.STACK));
+        options.addAll(jvmArgs);
+        // The class path first (JvmFlags.classPathFirst): Open MPI's mpirun then leaves the options alone.
+        line.addAll(JvmFlags.javaCommand(JvmFlags.thisJava(), options, System.getProperty("java.class.path"),
+                MpiBenchRank.class.getName(), List.of(impl,
                 Arrays.stream(pingPong.sizesOrDefault()).mapToObj(Long::toString).collect(Collectors.joining(",")),
                 Integer.toString(pingPong.iterations), Integer.toString(idleSeconds), heapFrames ? "heap" : "native",
-                Integer.toString(minRounds)));
+                Integer.toString(minRounds))));
         return line;
     }
 }

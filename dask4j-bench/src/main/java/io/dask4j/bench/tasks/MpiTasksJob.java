@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The mpi backend of {@link TasksBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} (or
@@ -59,21 +58,17 @@ final class MpiTasksJob {
 
     /** The mpirun command line: workers + 2 ranks running this command with --in-mpi-job. */
     static List<String> command(TasksBenchCommand cmd, Path logs) {
-        MpiCommandLine.rejectOpenMpiRewrites(cmd.mpiJob.mpi, System.getProperty("java.class.path"));
         List<String> line = MpiCommandLine.mpirun(cmd.mpiJob.mpi).ranks(cmd.mpiJob.ranks(cmd.workers),
                 cmd.mpiJob.placement.launcherOptions(cmd.mpiJob.mpi));
-        line.add(JvmFlags.thisJava());
-        // The same JVM options as the tcp backend's workers; the protocol in upper case so that Open MPI's
-        // mpirun does not take "tcp" for a class path flag (see OpenMpiArguments).
-        line.addAll(JvmFlags.REQUIRED);
-        line.addAll(List.of("-XX:+UseSerialGC", JvmFlags.STACK,
-                "--class-path", System.getProperty("java.class.path"), TasksBenchCommand.class.getName(),
-                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
+        // The same JVM options as the tcp backend's workers, the class path first (JvmFlags.classPathFirst).
+        line.addAll(JvmFlags.javaCommand(JvmFlags.thisJava(), List.of("-XX:+UseSerialGC", JvmFlags.STACK),
+                System.getProperty("java.class.path"), TasksBenchCommand.class.getName(), List.of(
+                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol,
                 "--workers", Integer.toString(cmd.workers), "--threads", Integer.toString(cmd.threads),
                 "--n", Integer.toString(cmd.n), "--repeat", Integer.toString(cmd.repeat),
                 "--client-rank", Integer.toString(cmd.mpiJob.clientRank), "--workload", String.join(",", cmd.workloadNames),
                 "--rounds", Integer.toString(cmd.rounds), "--chain", Integer.toString(cmd.chain),
-                "--mpi-logs", logs.toString()));
+                "--mpi-logs", logs.toString())));
         if (cmd.trace != null) {
             line.addAll(List.of("--trace", cmd.trace.toAbsolutePath().toString()));
         }

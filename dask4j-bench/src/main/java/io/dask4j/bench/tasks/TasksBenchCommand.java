@@ -7,7 +7,6 @@ import io.dask4j.jobs.MpiJobOptions;
 import io.dask4j.jobs.OptionChecks;
 import io.dask4j.jobs.ProcessLayout;
 import io.dask4j.comm.CommOptions;
-import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.client.DaskFuture;
 import io.dask4j.runtime.client.TaskGraph;
@@ -126,8 +125,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        // On a rank of the mpi job, Open MPI's mpirun may have rewritten an argument (see OpenMpiArguments).
-        System.exit(new CommandLine(new TasksBenchCommand()).execute(OpenMpiArguments.repair(args)));
+        System.exit(new CommandLine(new TasksBenchCommand()).execute(args));
     }
 
     /**

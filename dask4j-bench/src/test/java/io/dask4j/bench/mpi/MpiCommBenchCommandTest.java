@@ -1,5 +1,6 @@
 package io.dask4j.bench.mpi;
 
+import io.dask4j.comm.JvmFlags;
 import io.dask4j.mpi.launch.MpiCommandLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,12 +29,15 @@ class MpiCommBenchCommandTest {
     }
 
     @Test
-    void openMpiJobsRunTwoRanksOfThisJavaWithTheLongClassPathOption() {
+    void openMpiJobsRunTwoRanksOfThisJavaWithTheClassPathFirst() {
         List<String> line = parse("--mpi", "openmpi", "--sizes", "8,1024", "--iterations", "100").command();
         assertThat(line).startsWith(MpiCommandLine.mpirun("openmpi").launcherOptions(2).toArray(String[]::new));
-        assertThat(line).contains("--allow-run-as-root", "--oversubscribe", "--class-path", "--enable-native-access=ALL-UNNAMED",
-                MpiBenchRank.class.getName(), "8,1024", "100", "native").doesNotContain("-cp");
+        assertThat(line).contains("--allow-run-as-root", "--oversubscribe", "--enable-native-access=ALL-UNNAMED",
+                MpiBenchRank.class.getName(), "8,1024", "100", "native");
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("2");
+        // Open MPI's mpirun rewrites only the argument after the first one containing "cp" (JvmFlags.classPathFirst).
+        assertThat(line.subList(line.indexOf("-np") + 3, line.size()))
+                .startsWith(JvmFlags.classPathFirst(System.getProperty("java.class.path")).toArray(String[]::new));
     }
 
     /** The ranks get plain byte counts, whatever notation the sizes were given in. */
@@ -51,9 +55,11 @@ class MpiCommBenchCommandTest {
     }
 
     @Test
-    void jvmArgumentsGoBeforeTheClassPathAndMinRoundsLast() {
-        List<String> line = parse("--jvm-arg=-Ddask4j.mpi.pooledFrameBytes=4096", "--min-rounds", "60").command();
-        assertThat(line.indexOf("-Ddask4j.mpi.pooledFrameBytes=4096")).isPositive().isLessThan(line.indexOf("--class-path"));
+    void jvmArgumentsGoAfterTheClassPathBeforeTheMainClassAndMinRoundsLast() {
+        List<String> line = parse("--mpi", "openmpi", "--jvm-arg=-Ddask4j.mpi.pooledFrameBytes=4096", "--jvm-arg=-Dlogs=/tmp/tcp",
+                "--min-rounds", "60").command();
+        assertThat(line).containsSubsequence("-cp", "-Ddask4j.mpi.pooledFrameBytes=4096", "-Dlogs=/tmp/tcp",
+                MpiBenchRank.class.getName());
         assertThat(line.getLast()).isEqualTo("60");
     }
 

@@ -1,5 +1,6 @@
 package io.dask4j.bench.tasks;
 
+import io.dask4j.comm.JvmFlags;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -109,12 +110,15 @@ class TasksBenchCommandTest {
     }
 
     @Test
-    void theMpiJobRunsWorkersPlusTwoRanksWithTheProtocolOutOfMpirunsWay() {
+    void theMpiJobRunsWorkersPlusTwoRanksWithTheClassPathFirst() {
         TasksBenchCommand cmd = new TasksBenchCommand();
         new CommandLine(cmd).parseArgs("--backend", "mpi", "--workers", "3", "--protocol", "tcp", "--n", "1000");
         List<String> line = MpiTasksJob.command(cmd, Path.of("/tmp/logs"));
         assertThat(line.get(line.indexOf("-np") + 1)).isEqualTo("5");
-        assertThat(line.get(line.indexOf("--protocol") + 1)).isEqualTo("TCP");
+        assertThat(line.get(line.indexOf("--protocol") + 1)).isEqualTo("tcp");
+        // Open MPI's mpirun rewrites only the argument after the first one containing "cp" (JvmFlags.classPathFirst).
+        assertThat(line.subList(line.indexOf("-np") + 3, line.size()))
+                .startsWith(JvmFlags.classPathFirst(System.getProperty("java.class.path")).toArray(String[]::new));
         assertThat(line).contains("--in-mpi-job", TasksBenchCommand.class.getName());
         assertThat(line.get(line.indexOf("--n") + 1)).isEqualTo("1000");
         assertThat(line.get(line.indexOf("--client-rank") + 1)).isEqualTo("1");

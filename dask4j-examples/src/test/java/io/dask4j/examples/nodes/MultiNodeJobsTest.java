@@ -143,8 +143,8 @@ class MultiNodeJobsTest {
     @ParameterizedTest
     @EnumSource(Impl.class)
     void overTcpEachNodesRanksListenOnItsOwnAddress(Impl impl) throws Exception {
-        // Spelt TCP: Open MPI's mpirun takes a java argument containing "cp" for a class path and rewrites the next.
-        runNodesMainOnTwoNodes(impl, "TCP");
+        // "tcp" after the class path options, where Open MPI's mpirun rewrites nothing (JvmFlags.classPathFirst).
+        runNodesMainOnTwoNodes(impl, "tcp");
 
         assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("TCP listeners use " + cluster.address(1))
                 .containsPattern("worker tcp://" + Pattern.quote(cluster.address(2)) + ":\\d+ registered");

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The mpi backend of {@link SeedBenchCommand}: {@link #launch} starts {@code mpirun -np workers+2} (or
@@ -104,21 +103,15 @@ final class MpiSeedJob {
         line.addAll(command);
     }
 
-    /** A rank's JVM options ({@code jvmArgs}, then {@code aotArgs}), class path, main class and arguments. */
+    /** A rank's class path (first, see JvmFlags.classPathFirst), JVM options ({@code jvmArgs}, then {@code aotArgs}), main class and arguments. */
     private static List<String> rankCommand(SeedBenchCommand cmd, List<String> jvmArgs, List<String> aotArgs) {
-        List<String> line = new ArrayList<>(jvmArgs);
+        List<String> line = new ArrayList<>(JvmFlags.classPathFirst(cmd.jobClassPath));
+        line.addAll(jvmArgs);
         line.addAll(aotArgs);
-        if (cmd.mpiJob.mpi.equalsIgnoreCase("openmpi")) {
-            MpiCommandLine.rejectOpenMpiRewrites(line);
-        }
-        MpiCommandLine.rejectOpenMpiRewrites(cmd.mpiJob.mpi, cmd.jobClassPath);
         // More ranks than cores: the progress engine sees it (OMPI_COMM_WORLD_LOCAL_SIZE / MPI_LOCALNRANKS) and
         // parks instead of spinning, so that idle ranks leave the cores to the tasks (EngineOptions.defaults).
-        // Open MPI 4.1's mpirun takes the first java argument containing "cp" (such as "tcp") for a class path
-        // flag and rewrites the argument after it; the ranks undo that (OpenMpiArguments), and the protocol
-        // goes in upper case so that it is not that argument in the common case.
-        line.addAll(List.of("--class-path", cmd.jobClassPath, SeedBenchCommand.class.getName(),
-                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol.toUpperCase(Locale.ROOT),
+        line.addAll(List.of(SeedBenchCommand.class.getName(),
+                "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol,
                 "--mpi-logs", cmd.mpiLogs == null ? "logs" : cmd.mpiLogs.toString(), "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
                 "--layout", cmd.layout,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),

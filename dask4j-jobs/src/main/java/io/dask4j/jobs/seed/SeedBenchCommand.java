@@ -1,7 +1,6 @@
 package io.dask4j.jobs.seed;
 
 import io.dask4j.runtime.cluster.LocalCluster;
-import io.dask4j.mpi.launch.MpiCommandLine;
 import io.dask4j.comm.JvmFlags;
 import io.dask4j.array.BlockLayout;
 import io.dask4j.array.ChunkSpec;
@@ -11,7 +10,6 @@ import io.dask4j.jobs.MpiJobOptions;
 import io.dask4j.jobs.MpiJobs;
 import io.dask4j.jobs.OptionChecks;
 import io.dask4j.jobs.ProcessLayout;
-import io.dask4j.launcher.OpenMpiArguments;
 import io.dask4j.runtime.client.Client;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -126,9 +124,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        // On a rank of the mpi job: Open MPI's mpirun may have rewritten an argument (a log directory named
-        // ".../logs-tcp", say); see OpenMpiArguments.
-        System.exit(new CommandLine(new SeedBenchCommand()).execute(OpenMpiArguments.repair(args)));
+        System.exit(new CommandLine(new SeedBenchCommand()).execute(args));
     }
 
     @Override
@@ -143,13 +139,6 @@ public final class SeedBenchCommand implements Callable<Integer> {
         OptionChecks.atLeast(spec, "--runs", runs, 1);
         OptionChecks.atLeast(spec, "--warmup", warmup, 0);
         mpiJob.check(spec);
-        if (b.equals("mpi") && mpiJob.mpi.equalsIgnoreCase("openmpi")) {
-            try {
-                MpiCommandLine.rejectOpenMpiRewrites(jvmArgs);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
-        }
         SeedInput from = OptionChecks.parsed(spec, "--input", input, SeedInput::parse);
         input = from.toString(); // absolute: the jobs' processes may start elsewhere
         SeedWorkload workload = new SeedWorkload(n, chunks, blockLayout(), runs, warmup, seed, from,
@@ -208,11 +197,6 @@ public final class SeedBenchCommand implements Callable<Integer> {
             return AotCaches.OFF;
         }
         Path root = (aotCache.equalsIgnoreCase("auto") ? AotCaches.defaultRoot() : Path.of(aotCache)).toAbsolutePath();
-        if (backend.equalsIgnoreCase("mpi") && mpiJob.mpi.equalsIgnoreCase("openmpi") && root.toString().contains("cp")) {
-            System.err.println("AOT caches: off: Open MPI's mpirun would rewrite the java argument after the cache option, "
-                    + "whose directory " + root + " contains \"cp\"; choose another with --aot-cache DIR");
-            return AotCaches.OFF;
-        }
         List<String> key = new ArrayList<>(List.of("seed", backend.toLowerCase(Locale.ROOT), mpiJob.mpi, mpiJob.protocol,
                 "client-rank-" + mpiJob.clientRank, input,
                 Integer.toString(n), chunk, layout, Integer.toString(workers), Long.toString(seed)));

@@ -1,7 +1,6 @@
 package io.dask4j.mpi.launch;
 
 import io.dask4j.comm.config.Settings;
-import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -117,42 +116,5 @@ public record MpiCommandLine(String kind, String launcher, SingleCopy singleCopy
      */
     public static List<String> srun(String pmi, int ranks) {
         return new ArrayList<>(List.of("srun", "--mpi=" + pmi, "--kill-on-bad-exit=1", "--ntasks=" + ranks, "--oversubscribe"));
-    }
-
-    /**
-     * A JVM option containing "cp" makes Open MPI's mpirun rewrite the argument after it (it takes it for
-     * {@code -cp}), which the JVM then reads as its main class: refuse it with the reason instead.
-     *
-     * @throws IllegalArgumentException naming the option
-     */
-    public static void rejectOpenMpiRewrites(List<String> jvmArgs) {
-        for (String arg : jvmArgs) {
-            if (arg.contains("cp")) {
-                throw new IllegalArgumentException("--jvm-arg '" + arg + "' contains \"cp\": Open MPI's mpirun would "
-                        + "rewrite the java argument after it (it takes it for -cp); use --mpi mpich, or spell it differently");
-            }
-        }
-    }
-
-    /**
-     * A class path containing "cp" (a directory such as {@code /home/cpaul}) makes Open MPI's mpirun rewrite the
-     * main class after it: refuse it with the reason, before anything starts, instead of a ClassNotFoundException
-     * on every rank.
-     *
-     * @throws IllegalArgumentException naming the remedy
-     */
-    public static void rejectOpenMpiRewrites(String mpi, String classPath) {
-        if (MpiLaunchers.kind(mpi).equals("openmpi") && classPath.contains("cp")) {
-            throw new IllegalArgumentException("the class path contains \"cp\" (" + excerptAround(classPath, "cp")
-                    + "): Open MPI's mpirun would take it for -cp and rewrite the main class after it; use --mpi mpich, "
-                    + "or a project and Maven repository whose paths do not contain \"cp\"");
-        }
-    }
-
-    private static String excerptAround(String text, String part) {
-        int at = text.indexOf(part);
-        int from = text.lastIndexOf(File.pathSeparatorChar, at) + 1;
-        int to = text.indexOf(File.pathSeparatorChar, at);
-        return text.substring(from, to < 0 ? text.length() : to);
     }
 }

@@ -68,23 +68,6 @@ class MpiCommandLineTest {
     }
 
     @Test
-    void aJvmOptionContainingCpIsRefusedWithTheReason() {
-        MpiCommandLine.rejectOpenMpiRewrites(List.of("-Xmx1g", "-XX:+UseSerialGC"));
-        assertThatThrownBy(() -> MpiCommandLine.rejectOpenMpiRewrites(List.of("-Xmx1g", "-Dlogs=/tmp/tcp")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-Dlogs=/tmp/tcp").hasMessageContaining("Open MPI");
-    }
-
-    @Test
-    void aClassPathThatOpenMpiWouldTakeForCpIsRefusedWithTheEntryAndTheRemedy() {
-        String classPath = String.join(java.io.File.pathSeparator, "/opt/app.jar", "/home/cpaul/lib/x.jar", "/opt/y.jar");
-        assertThatThrownBy(() -> MpiCommandLine.rejectOpenMpiRewrites("openmpi", classPath))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/home/cpaul/lib/x.jar")
-                .hasMessageContaining("--mpi mpich");
-        MpiCommandLine.rejectOpenMpiRewrites("mpich", classPath);   // MPICH's mpirun rewrites nothing
-        MpiCommandLine.rejectOpenMpiRewrites("openmpi", "/opt/app.jar");
-    }
-
-    @Test
     void singleCopyCanBeForcedEitherWayAndTheLibraryLeftToTheCaller() {
         MpiCommandLine open = on("openmpi", "mpirun.openmpi", 2);
         assertThat(open.withSingleCopy(SingleCopy.NONE).launcherOptions(5)).containsSequence("--mca", "btl_vader_single_copy_mechanism", "none");

@@ -304,14 +304,17 @@ public final class MpiRuntime implements AutoCloseable {
         transport.shutdown("MPI is shutting down");
         // MPI_Finalize is collective anyway: meet the other ranks first while the engine still drains their
         // last CLOSE/ABORT messages, so that none is left unmatched (UCX warns about those).
+        boolean everyRankHere = false;
         try {
             if (engine.failure() == null) {
                 barrier(barrierBound);
+                everyRankHere = true;
             }
             engine.await(() -> false, TimeUnit.MILLISECONDS.toNanos(2));
         } catch (MpiException | IllegalStateException e) {
             // another rank is gone or late: finalize anyway
         }
+        boolean meetAgain = everyRankHere;
         engine.close();
         // Under the engine's lock: if the engine thread outlived close()'s wait, or a writer still holds the lock
         // for a send, MPI_Finalize waits for it instead of racing it (MPI_THREAD_SERIALIZED); after close() no
@@ -319,6 +322,14 @@ public final class MpiRuntime implements AutoCloseable {
         // the wait below is skipped: the process exits without it, which beats undefined behaviour.
         Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> engine.exclusive(() -> {
             if (!mpi.finalized()) {
+                if (meetAgain) {
+                    // Once more, blocking, right before MPI_Finalize. Between nodes, MPICH's UCX finalize flushes
+                    // its endpoints and then waits in a PMI barrier without progressing UCX: a rank that got there
+                    // first could leave the other's flush waiting for good (two ranks on two virtual nodes waited out
+                    // the bound below in 5 of 8 jobs without this meeting, in none of 11 with it; jobs whose ranks
+                    // on different nodes exchanged little over MPI still do, see docs/multi-node.md).
+                    mpi.barrier(comm);
+                }
                 mpi.finalizeMpi();
             }
             return null;

@@ -88,6 +88,37 @@ final class ByteRuns {
         }
     }
 
+    /**
+     * Reads {@code rows} runs of {@code count} elements each, the first at byte {@code position} and each next one
+     * {@code strideBytes} further (a block of a row-major array narrower than the array), into {@code dst}, run
+     * {@code k} starting at {@code dst[dstIndex + k * dstStride]}. When the runs add up to a long read, the span
+     * they lie in is mapped once and every run copied straight from the page cache (one copy, no system call per
+     * run); the pages between runs are never touched, so only the block's own bytes are read.
+     *
+     * @throws EOFException if the file ends first
+     */
+    static void readRuns(FileChannel channel, long position, long strideBytes, ElementType type, int rows, int count,
+                         double[] dst, int dstIndex, int dstStride) throws IOException {
+        long runBytes = (long) count * type.bytes();
+        if (rows <= 1 || runBytes * rows < MAP_AT_LEAST_BYTES) {
+            for (int k = 0; k < rows; k++) {
+                read(channel, position + k * strideBytes, type, dst, dstIndex + k * dstStride, count);
+            }
+            return;
+        }
+        long span = (rows - 1) * strideBytes + runBytes;
+        long size = channel.size();
+        if (size < position + span) {
+            throw new EOFException("the file ends at byte " + size + ", but element data runs to byte " + (position + span));
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, position, span, arena);
+            for (int k = 0; k < rows; k++) {
+                type.decode(mapped, k * strideBytes, dst, dstIndex + k * dstStride, count);
+            }
+        }
+    }
+
     /** Writes {@code count} doubles from {@code src[srcIndex ...]} as little-endian float64 at byte {@code position}. */
     static void write(FileChannel channel, long position, double[] src, int srcIndex, int count) throws IOException {
         Scratch scratch = SCRATCH.get();

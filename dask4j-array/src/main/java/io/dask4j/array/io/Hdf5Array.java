@@ -20,8 +20,9 @@ import java.util.Arrays;
  * A dataset of an HDF5 file (as h5py, NetCDF-4 and HDF5's own tools write them), read through jhdf. A
  * contiguous dataset is one run of elements at a known address, so it is read like a raw file ({@link
  * RawArray}: positional reads of just the block); a chunked one (possibly compressed) a chunk at a time,
- * decompressed by jhdf; a compact one (a few KiB kept in the file's metadata) whole. Immutable, thread-safe,
- * serializable: each read task opens the file on its worker.
+ * decompressed by jhdf (an uncompressed chunk is copied straight from jhdf's mapping of the file); a compact
+ * one (a few KiB kept in the file's metadata) whole. Immutable, thread-safe, serializable: each read task
+ * opens the file on its worker.
  *
  * @param file       the HDF5 file
  * @param dataset    the dataset's path in the file, e.g. {@code /group/data}
@@ -105,6 +106,9 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
         double[] out = new double[Math.multiplyExact(rows, cols)];
         int cr = chunks[0];
         int cc = chunks[1];
+        // An unfiltered chunk is read straight from jhdf's mapping of the file: one copy, from the page cache
+        // into the block, instead of a second one through a byte[] per chunk.
+        boolean unfiltered = ds.getFilters().isEmpty();
         for (long i = r0 / cr; i <= (r0 + rows - 1) / cr && rows > 0; i++) {
             long top = Math.max(r0, i * cr);
             long bottom = Math.min(r0 + rows, (i + 1) * cr);
@@ -112,7 +116,8 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
                 long left = Math.max(c0, j * cc);
                 long right = Math.min(c0 + cols, (j + 1) * cc);
                 int[] offset = shape.ndim() == 1 ? new int[]{(int) (j * cc)} : new int[]{(int) (i * cr), (int) (j * cc)};
-                MemorySegment chunk = MemorySegment.ofArray(ds.getDecompressedChunk(offset));
+                MemorySegment chunk = unfiltered ? MemorySegment.ofBuffer(ds.getRawChunkBuffer(offset))
+                        : MemorySegment.ofArray(ds.getDecompressedChunk(offset));
                 for (long r = top; r < bottom; r++) {
                     long at = ((r - i * cr) * cc + (left - j * cc)) * type.bytes();
                     type.decode(chunk, at, out, (int) ((r - r0) * cols + (left - c0)), (int) (right - left));

@@ -10,7 +10,7 @@ import java.nio.file.StandardOpenOption;
  * An array stored as one run of elements in a file, from byte {@code offset} on, in C (row-major) or Fortran
  * (column-major) order: a raw binary file, the data of a {@code .npy} file, or a contiguous HDF5 dataset.
  * Reads any block with positional reads (a run per row, or per column in Fortran order; one run when the
- * block spans whole rows); writes blocks of little-endian float64 in C order. Thread-safe and serializable.
+ * block spans whole rows; a large block's rows straight from a mapping of the span they lie in); writes blocks of little-endian float64 in C order. Thread-safe and serializable.
  *
  * @param file    the file's path
  * @param offset  where the first element starts
@@ -71,9 +71,7 @@ public record RawArray(String file, long offset, ArrayShape shape, ElementType t
         if (!fortran && outStride == cols && (cols == shape.cols() || rows == 1)) {
             ByteRuns.read(channel, offset + (r0 * shape.cols() + c0) * s, type, out, outIndex, rows * cols);
         } else if (!fortran) {
-            for (int r = 0; r < rows; r++) {
-                ByteRuns.read(channel, offset + ((r0 + r) * shape.cols() + c0) * s, type, out, outIndex + r * outStride, cols);
-            }
+            ByteRuns.readRuns(channel, offset + (r0 * shape.cols() + c0) * s, shape.cols() * s, type, rows, cols, out, outIndex, outStride);
         } else {
             double[] column = new double[rows];
             for (int c = 0; c < cols; c++) {

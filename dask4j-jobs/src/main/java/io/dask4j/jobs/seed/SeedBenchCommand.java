@@ -252,7 +252,7 @@ public final class SeedBenchCommand implements Callable<Integer> {
         return args;
     }
 
-    /** JVM options of worker JVMs or ranks: full JIT, a heap sized for their share of x in huge pages, then the user's. */
+    /** JVM options of worker JVMs or ranks: full JIT, a heap sized for their share of x, then the user's. */
     List<String> workerJvmArgs() {
         List<String> args = new ArrayList<>();
         args.add("-Xmx" + heap());
@@ -260,10 +260,11 @@ public final class SeedBenchCommand implements Callable<Integer> {
         // region it grows into is fresh memory, which this VM fills at only ~0.3 GB/s; received blocks then
         // cost more than their transfer. The pages are committed, not touched, so start-up stays fast.
         args.add("-Xms" + heap());
-        // Heap in 2 MiB pages where the kernel offers them (madvise): far fewer page faults on fresh memory and
-        // TLB misses in the transposed reads. Measured on 5 ranks / 2 cores: the first row-major runs of a job
-        // take about 2 s instead of 4-7 s, and the 20000² runs about 5% less on both transports.
-        args.add("-XX:+UseTransparentHugePages");
+        // No -XX:+UseTransparentHugePages: on this VM a heap in 2 MiB pages is filled far more slowly the first
+        // time than one in 4 KiB pages (one JVM reading 3 GiB of blocks into a fresh heap: 16-17 s with huge pages,
+        // 4 s without), and every block a worker makes or reads lands in fresh memory. Measured on 3 tcp workers:
+        // persisting a 3 GiB Zarr array took 10.6 s with huge pages and 1.9 s without, the random x 18-20 s and
+        // 6-10 s, its runs 3.0-4.3 s and 2.3-2.8 s. The kernel's own setting (madvise here) still applies.
         args.add(JvmFlags.STACK);
         args.addAll(JvmFlags.REQUIRED);
         args.addAll(jvmArgs);

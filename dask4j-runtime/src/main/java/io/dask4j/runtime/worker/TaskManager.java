@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +44,7 @@ final class TaskManager {
     private final Deserializer decoder;
     private final MessageSink toScheduler;
     private final String workerId;
-    private final PriorityBlockingQueue<WorkerTask> ready = new PriorityBlockingQueue<>();
+    private final ReadyQueue ready = new ReadyQueue();
     private final Map<String, WorkerTask> tasks = new ConcurrentHashMap<>();
     private final Map<String, List<WorkerTask>> waitingFor = new HashMap<>();
     private final Map<String, Integer> fetchedRefs = new HashMap<>();

@@ -116,6 +116,10 @@ final class ClusterRank {
         String tcpHost = tcpHost(options, hosts);
         RankListeners listeners = RankListeners.of(options, hosts);
         boolean perPeer = listeners.perPeer();
+        if (perPeer || options.protocol() == MpiProtocol.TCP) {
+            // Comms reach the ranks of other hosts over tcp: only this host's ranks send over MPI, and they ring.
+            mpi.engine().expectOnlyNodeSenders();
+        }
         LOG.info("ranks per host: {}; TCP listeners use {}{}", countHosts(hosts), tcpHost, options.protocol() != MpiProtocol.AUTO ? ""
                 : perPeer ? "; protocol auto: mpi to the ranks of this host, tcp to the others"
                 : "; protocol auto: every rank on this host, mpi to all");

@@ -67,13 +67,18 @@ final class ServerRank {
         // Who tells this rank to stop: the client rank tells the scheduler rank, which tells the others.
         int signalSource = rank.isScheduler() ? layout.clientRank() : layout.schedulerRank();
         int signalTag = rank.isScheduler() ? ControlChannel.TAG_CLIENT_DONE : ControlChannel.TAG_SHUTDOWN;
+        // A lazy poll waits for the engine's next pass, which a sender of this node starts by ringing; a sender on
+        // another node cannot ring, and an idle engine may then sleep up to a second: poll it eagerly (5 wake-ups a
+        // second, where the engine would otherwise poll MPI a thousand times a second for such a sender).
+        boolean sourceRings = signalSource != RankLayout.NONE && rank.hosts.get(signalSource).equals(rank.hosts.get(rank.rank));
         Set<String> expected = layout.workerRanks().stream().map(rank::workerName).collect(Collectors.toCollection(TreeSet::new));
         boolean clientSeen = false;
         int code = 0;
         try {
             while (true) {
                 if (signalSource != RankLayout.NONE) {
-                    OptionalInt signal = rank.control.pollLazily(signalSource, signalTag);
+                    OptionalInt signal = sourceRings ? rank.control.pollLazily(signalSource, signalTag)
+                            : rank.control.poll(signalSource, signalTag);
                     if (signal.isPresent()) {
                         code = signal.getAsInt();
                         break;

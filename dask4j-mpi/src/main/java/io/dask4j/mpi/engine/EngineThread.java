@@ -170,6 +170,7 @@ final class EngineThread {
         if (outstanding == null) { // someone else drives: only the backoff's park
             outstanding = new IdleStrategy.Outstanding(false, false, false, false, true, 0);
         }
+        idle.everyRankRings(doorbells.coversAll());
         long nanos = idle.sleepNanos(park, outstanding, System.nanoTime());
         boolean rung = doorbells.sleep(nanos);
         idle.slept(nanos, rung, System.nanoTime());

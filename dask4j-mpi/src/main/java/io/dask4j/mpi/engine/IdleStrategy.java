@@ -48,7 +48,7 @@ final class IdleStrategy {
     static final long EAGER_SEND_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final EngineOptions options;
-    private final boolean everyRankRings;
+    private boolean everyRankRings;
     private long idlePasses;
     private long parkNanos;
     private long idleSinceNanos;
@@ -68,6 +68,11 @@ final class IdleStrategy {
         this.longSleepNanos = options.doorbellParkNanos();
         rearm(now);
         quietSinceNanos = now;
+    }
+
+    /** Whether every rank that sends to this one can ring it ({@link Doorbells#coversAll()}, which may change). */
+    void everyRankRings(boolean rings) {
+        everyRankRings = rings;
     }
 
     /** A pass found work, or a ring ended a sleep: the backoff and the long sleeps start over. */

@@ -133,6 +133,16 @@ public final class ProgressEngine implements AutoCloseable {
         doorbells.ring(rank);
     }
 
+    /**
+     * Declares that only the ranks of this node send to this rank over the engine's communicator (ranks on other
+     * nodes reach it over tcp): the idle engine then sleeps on its doorbell as in a one-node job instead of polling
+     * for messages from other nodes. A message that a rank of another node sends over MPI anyway ends this (see
+     * {@link Doorbells#expectOnlyNodeSenders}). Any thread.
+     */
+    public void expectOnlyNodeSenders() {
+        doorbells.expectOnlyNodeSenders();
+    }
+
     /** Wakes the engine thread if it is parked or asleep on its doorbell. Any thread. */
     public void wakeUp() {
         thread.wakeUp();

@@ -50,6 +50,30 @@ class DoorbellsTest {
     }
 
     @Test
+    void aRankWhoseOtherNodesTalkOverTcpSleepsAsIfEveryRankRangUntilOneOfThemSendsOverMpi() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment table = arena.allocate(3 * 64, 64);
+            // Ranks 0 and 1 share a node; rank 2 is on another one.
+            Doorbells rank0 = new Doorbells(table, 0, new boolean[]{true, true, false}, false);
+            assertThat(rank0.coversAll()).as("rank 2 cannot ring").isFalse();
+
+            rank0.expectOnlyNodeSenders();
+            assertThat(rank0.coversAll()).as("only ranks of this node send over MPI").isTrue();
+            rank0.arrived(1);
+            assertThat(rank0.coversAll()).as("a message from this node keeps the declaration").isTrue();
+
+            rank0.arrived(2);
+            assertThat(rank0.coversAll()).as("rank 2 sent over MPI after all: poll for it again").isFalse();
+        }
+    }
+
+    @Test
+    void withoutDoorbellsTheDeclarationChangesNothing() {
+        Doorbells.NONE.expectOnlyNodeSenders();
+        assertThat(Doorbells.NONE.coversAll()).isFalse();
+    }
+
+    @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anAnnouncementWakesASleepingRankAtOnce() throws Exception {
         assumeTrue(Futex.SUPPORTED, "futexes need Linux on x86-64 or AArch64");

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * that of the last one queued in order joins the tail of a plain deque and leaves it in O(1); only the others
  * go into a heap. Taking the smaller of the two heads gives the same order as one heap. Why not a
  * {@code PriorityBlockingQueue}: in a no-op map its sift-down on every poll, over a heap of thousands of
- * tasks, took about 6% of the process's CPU samples.
+ * tasks, took 3-7% of the process's CPU samples (JFR, in one JVM).
  *
  * <p>Threads: any thread may {@link #add}; task threads {@link #poll} and {@link #take}. {@link #isEmpty()}
  * takes no lock (task threads check it while they spin and after every task).

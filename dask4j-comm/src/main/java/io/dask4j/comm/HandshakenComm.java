@@ -12,18 +12,6 @@ import io.dask4j.comm.stats.WireSize;
  * virtual call and two single-writer counter updates per operation. Thread rules are those of {@link Comm}.
  */
 final class HandshakenComm implements Comm {
-    /**
-     * The message this thread is writing and its size: an inproc write delivers on the writer's thread, and the
-     * receiving comm counts the same message; sizing it once instead of twice saved about a twentieth of a
-     * no-op map's time in one JVM. Cleared when the write returns, so it never keeps a message alive.
-     */
-    private static final ThreadLocal<Sizing> WRITING = ThreadLocal.withInitial(Sizing::new);
-
-    private static final class Sizing {
-        Message message;
-        long bytes;
-    }
-
     private final Comm raw;
     private final String peerIdentity;
     private final CommCounters traffic;
@@ -48,8 +36,7 @@ final class HandshakenComm implements Comm {
     /** Counts a message read (and records it for JFR if it is large and a recording wants it). */
     private void counted(Message m) {
         LatencyTrace.message(m.op(), false);
-        Sizing writing = WRITING.get();
-        long n = writing.message == m ? writing.bytes : WireSize.of(m);
+        long n = WireSize.ofRemembered(m);
         traffic.received(n);
         CommMessageEvent.onMessage(m, n, false, transport, peer);
     }
@@ -74,14 +61,11 @@ final class HandshakenComm implements Comm {
     @Override
     public void write(Message message) {
         LatencyTrace.message(message.op(), true);
-        long n = WireSize.of(message);
-        Sizing writing = WRITING.get();
-        writing.message = message;
-        writing.bytes = n;
+        long n = WireSize.beginWrite(message);
         try {
             raw.write(message);
         } finally {
-            writing.message = null;
+            WireSize.endWrite();
         }
         traffic.sent(n);
         CommMessageEvent.onMessage(message, n, true, transport, peer);

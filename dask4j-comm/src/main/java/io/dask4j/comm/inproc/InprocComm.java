@@ -7,6 +7,7 @@ import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.MessageHandler;
 import io.dask4j.comm.Receiving;
+import io.dask4j.comm.stats.WireSize;
 import io.dask4j.comm.wire.WireCodec;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -95,7 +96,9 @@ final class InprocComm implements Comm {
     @Override
     public void write(Message message) {
         Objects.requireNonNull(message, "message");
-        WireCodec.checkEncodable(message);   // fail like tcp would, though nothing is encoded here
+        if (!WireSize.isBeingWritten(message)) {   // the handshaken layer's sizing checked it already
+            WireCodec.checkEncodable(message);      // fail like tcp would, though nothing is encoded here
+        }
         InprocComm p = peer;
         if (closed) {
             throw closedError();

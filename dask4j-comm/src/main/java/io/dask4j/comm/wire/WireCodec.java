@@ -3,6 +3,7 @@ package io.dask4j.comm.wire;
 import io.dask4j.comm.Frame;
 import io.dask4j.comm.Message;
 import io.dask4j.comm.ProtocolException;
+import io.dask4j.comm.stats.WireSize;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -175,48 +176,13 @@ public final class WireCodec {
 
     /**
      * Checks, without encoding, that every header field of {@code message} has a type the wire can carry;
-     * transports that skip encoding (inproc) call it so that a message fails the same way everywhere.
+     * transports that skip encoding (inproc) call it so that a message fails the same way everywhere. The check
+     * is {@link WireSize#of}'s walk, which refuses what the encoder refuses.
      *
      * @throws IllegalArgumentException naming the first offending field
      */
     public static void checkEncodable(Message message) {
-        for (Map.Entry<String, Object> e : message.fields().entrySet()) {
-            checkValue(e.getValue(), e.getKey(), 1); // inside the fields map, as MsgpackWriter and MsgpackReader count
-        }
-    }
-
-    private static void checkValue(Object v, String field, int depth) {
-        if (depth > 64) {
-            throw new IllegalArgumentException("header field '" + field + "' nests deeper than 64");
-        }
-        switch (v) {
-            case null -> { }
-            case Boolean b -> { }
-            case Long l -> { }
-            case Integer i -> { }
-            case Short s -> { }
-            case Byte b -> { }
-            case Double d -> { }
-            case Float f -> { }
-            case String s -> { }
-            case byte[] b -> { }
-            case List<?> list -> {
-                for (Object item : list) {
-                    checkValue(item, field, depth + 1);
-                }
-            }
-            case Map<?, ?> map -> {
-                for (Map.Entry<?, ?> e : map.entrySet()) {
-                    if (!(e.getKey() instanceof String)) {
-                        throw new IllegalArgumentException("header field '" + field + "' has a map key that is not a String: "
-                                + e.getKey());
-                    }
-                    checkValue(e.getValue(), field, depth + 1);
-                }
-            }
-            default -> throw new IllegalArgumentException("header field '" + field + "' has unsupported type "
-                    + v.getClass().getName() + "; put objects in frames (io.dask4j.comm.serialize.Serialization)");
-        }
+        WireSize.of(message);
     }
 
     /** What memory the receiver should read frame {@code f} into. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WireSizeTest {
 
@@ -67,5 +68,48 @@ class WireSizeTest {
         }
         Message m = Message.of("frames", Map.of("n", 300L), frames);
         assertThat(WireSize.of(m)).isEqualTo(encoded(m));
+    }
+
+    @Test
+    void sizingRefusesWhatTheEncoderRefusesWithTheSameMessage() {
+        List<Message> refused = new ArrayList<>();
+        refused.add(Message.of("x", Map.of("when", new java.util.Date())));
+        refused.add(Message.of("x", Map.of("m", Map.of(1, 2))));
+        refused.add(Message.of("x", Map.of("l", List.of(1L, List.of(new Object())))));
+        for (int depth = 60; depth <= 68; depth++) {
+            Object nested = 1L;
+            for (int i = 0; i < depth; i++) {
+                nested = List.of(nested);
+            }
+            Message m = Message.of("deep", Map.of("v", nested));
+            try {
+                assertThat(WireSize.of(m)).as("depth " + depth).isEqualTo(encoded(m));
+            } catch (IllegalArgumentException e) {
+                refused.add(m);
+            }
+        }
+        assertThat(refused).hasSizeGreaterThan(3);   // some depths pass, the deepest do not
+        for (Message m : refused) {
+            Throwable byEncoder = org.assertj.core.api.Assertions.catchThrowable(() -> encoded(m));
+            assertThat(byEncoder).as(m.fields().toString()).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> WireSize.of(m)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(byEncoder.getMessage());
+        }
+    }
+
+    @Test
+    void aMessageBeingWrittenIsSizedOnceAndForgottenWhenTheWriteEnds() {
+        Message m = Message.of("op", Map.of("k", "v"));
+        Message other = Message.of("op", Map.of("k", "v"));
+        long n = WireSize.beginWrite(m);
+        try {
+            assertThat(WireSize.isBeingWritten(m)).isTrue();
+            assertThat(WireSize.isBeingWritten(other)).isFalse();
+            assertThat(WireSize.ofRemembered(m)).isEqualTo(n).isEqualTo(encoded(m));
+        } finally {
+            WireSize.endWrite();
+        }
+        assertThat(WireSize.isBeingWritten(m)).isFalse();
+        assertThat(WireSize.ofRemembered(other)).isEqualTo(n);
     }
 }

@@ -323,11 +323,13 @@ public final class MpiRuntime implements AutoCloseable {
         Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> engine.exclusive(() -> {
             if (!mpi.finalized()) {
                 if (meetAgain) {
-                    // Once more, blocking, right before MPI_Finalize. Between nodes, MPICH's UCX finalize flushes
-                    // its endpoints and then waits in a PMI barrier without progressing UCX: a rank that got there
-                    // first could leave the other's flush waiting for good (two ranks on two virtual nodes waited out
-                    // the bound below in 5 of 8 jobs without this meeting, in none of 11 with it; jobs whose ranks
-                    // on different nodes exchanged little over MPI still do, see docs/multi-node.md).
+                    // Once more, blocking, right before MPI_Finalize. MPICH 4.0's UCX finalize closes its endpoints
+                    // (progressing UCX) and then waits in a PMI barrier (not progressing it): a rank whose close still
+                    // needs an answer from a rank already in that barrier waits for good. Meeting here keeps the
+                    // ranks' closes together (two ranks on two virtual nodes waited out the bound below in 5 of 8
+                    // jobs without it, in none of 11 with it), but it does not prevent the wait with three or more
+                    // ranks over UCX's tcp transport: a C program with this same barrier before MPI_Finalize waits
+                    // too (docs/multi-node.md, known limit). The bound below ends it.
                     mpi.barrier(comm);
                 }
                 mpi.finalizeMpi();

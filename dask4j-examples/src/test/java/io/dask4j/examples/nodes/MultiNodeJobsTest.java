@@ -208,10 +208,10 @@ class MultiNodeJobsTest {
 
     /**
      * The job exited 0, or, under MPICH, every rank logged its clean end and hydra then reported a rank it killed.
-     * MPICH's ranks on these nodes wait out dask4j's 30 s bound on {@code MPI_Finalize} when the job spans nodes
-     * (docs/multi-node.md, known limit), and when they then exit without it, hydra sometimes ends one that is still
-     * exiting with SIGKILL (seen in 2 of 7 runs of the auto job, each after every rank had logged {@code finished
-     * (exit code 0)} and the client had printed every result).
+     * MPICH's ranks on these nodes (UCX over tcp) sometimes wait out dask4j's 30 s bound on {@code MPI_Finalize}, as a
+     * plain C MPI program waits there too (docs/multi-node.md, known limit), and when they then exit without it, hydra
+     * sometimes ends one that is still exiting with SIGKILL (seen in 2 of 7 runs of the auto job, each after every
+     * rank had logged {@code finished (exit code 0)} and the client had printed every result).
      */
     private void assertEndedCleanly(Impl impl, Result r, int ranks) throws Exception {
         for (int rank = 0; rank < ranks; rank++) {

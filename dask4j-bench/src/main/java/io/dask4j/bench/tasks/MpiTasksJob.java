@@ -61,7 +61,7 @@ final class MpiTasksJob {
         List<String> line = MpiCommandLine.mpirun(cmd.mpiJob.mpi).ranks(cmd.mpiJob.ranks(cmd.workers),
                 cmd.mpiJob.placement.launcherOptions(cmd.mpiJob.mpi));
         // The same JVM options as the tcp backend's workers, the class path first (JvmFlags.classPathFirst).
-        line.addAll(JvmFlags.javaCommand(JvmFlags.thisJava(), List.of("-XX:+UseSerialGC", JvmFlags.STACK),
+        line.addAll(JvmFlags.javaCommand(JvmFlags.thisJava(), TasksJvm.OPTIONS,
                 System.getProperty("java.class.path"), TasksBenchCommand.class.getName(), List.of(
                 "--in-mpi-job", "--backend", "mpi", "--protocol", cmd.mpiJob.protocol,
                 "--workers", Integer.toString(cmd.workers), "--threads", Integer.toString(cmd.threads),

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -220,7 +221,7 @@ public final class TasksBenchCommand implements Callable<Integer> {
             return 0;
         }
         LocalCluster.Builder builder = LocalCluster.builder().workers(workers).threadsPerWorker(threads)
-                .processes(scheme.equals("tcp")).jvmArgs(List.of("-XX:+UseSerialGC", JvmFlags.STACK, JvmFlags.OPEN_LAMBDAS));
+                .processes(scheme.equals("tcp")).jvmArgs(Stream.concat(TasksJvm.OPTIONS.stream(), Stream.of(JvmFlags.OPEN_LAMBDAS)).toList());
         if (insecureNoAuth) {
             builder.options(CommOptions.defaults().withInsecureNoAuth(true));
         }

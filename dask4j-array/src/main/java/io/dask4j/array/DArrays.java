@@ -157,12 +157,12 @@ public final class DArrays {
 
     // ---- files ---------------------------------------------------------------------------------
 
-    /** A Zarr v2 array (a directory with a {@code .zarray}), one block per Zarr chunk. */
+    /** A Zarr v2 or v3 array (a directory with a {@code .zarray} or a {@code zarr.json}), one block per Zarr chunk. */
     public static DArray fromZarr(Path dir) {
         return ArrayFiles.read("zarr", ZarrArray.open(dir), null, false);
     }
 
-    /** A Zarr v2 array in blocks of {@code chunks} (a block reads every Zarr chunk it overlaps). */
+    /** A Zarr v2 or v3 array in blocks of {@code chunks} (a block reads every Zarr chunk it overlaps). */
     public static DArray fromZarr(Path dir, ChunkSpec chunks) {
         return ArrayFiles.read("zarr", ZarrArray.open(dir), chunks, false);
     }

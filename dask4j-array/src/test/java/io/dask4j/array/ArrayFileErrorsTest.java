@@ -86,8 +86,8 @@ class ArrayFileErrorsTest {
     @Test
     void zarrMetadataProblemsAreRefusedWhenTheArrayIsCreated(@TempDir Path dir) throws IOException {
         Path v3 = Files.createDirectories(dir.resolve("v3.zarr"));
-        Files.writeString(v3.resolve("zarr.json"), "{\"zarr_format\": 3}");
-        assertFileError(() -> DArrays.fromZarr(v3), v3, "Zarr v3 arrays are not supported");
+        Files.writeString(v3.resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"group\"}");
+        assertFileError(() -> DArrays.fromZarr(v3), v3, "is a Zarr group, not an array");
         Path lz = zarr(dir, "lzma.zarr", "{\"id\": \"lzma\"}", "null");
         assertFileError(() -> DArrays.fromZarr(lz), lz, "compressor 'lzma' is not supported");
         Path filtered = zarr(dir, "filtered.zarr", "null", "[{\"id\": \"delta\", \"dtype\": \"<f8\"}]");

@@ -26,6 +26,9 @@ import java.util.Map;
  * whole and decompressed. Writes chunks of little-endian float64 in C order, each to a temporary file moved
  * into place, so a reader never sees half a chunk. Immutable, thread-safe, serializable.
  *
+ * <p>A Zarr v3 array's {@code zarr.json} is read by {@link ZarrV3} into the same record: v3 stores chunks as
+ * v2 does and names them {@code c/i/j}, which {@code keyPrefix} and {@code separator} say.
+ *
  * <p>There is no Zarr library for the JVM that Maven Central serves whole (zarr-java needs netCDF-Java from
  * another repository), and v2's layout is a JSON file and a naming rule, so this class is the glue; the
  * compressors come from libraries ({@link ZarrCompressor}).
@@ -39,27 +42,23 @@ import java.util.Map;
  * @param compressor how chunks are compressed
  * @param fill       the value of elements in chunks that were never written
  * @param separator  between chunk indices in a chunk's file name
+ * @param keyPrefix  before the chunk indices: empty in v2, {@code "c/"} in v3's default chunk key encoding
  */
 public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCols, ElementType type, boolean fortran,
-                        ZarrCompressor compressor, double fill, String separator) implements BlockReader {
+                        ZarrCompressor compressor, double fill, String separator, String keyPrefix) implements BlockReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Reads the array's {@code .zarray}; everything about the array but its chunks is checked here. */
+    /**
+     * Reads the array's {@code .zarray} (v2) or {@code zarr.json} (v3, see {@link ZarrV3}); everything about the
+     * array but its chunks is checked here.
+     */
     @SuppressWarnings("unchecked")
     public static ZarrArray open(Path dir) {
-        Path meta = dir.resolve(".zarray");
-        Map<String, Object> m;
-        try {
-            m = JSON.readValue(Files.readAllBytes(meta), Map.class);
-        } catch (NoSuchFileException e) {
-            throw new ArrayFileException(dir, Files.isDirectory(dir) ? "not a Zarr v2 array (no .zarray"
-                    + (Files.exists(dir.resolve("zarr.json")) ? "; Zarr v3 arrays are not supported" : "") + ")" : "no such directory", e);
-        } catch (JacksonException e) {
-            throw new ArrayFileException(dir, ".zarray is not valid JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new ArrayFileException(dir, "reading .zarray failed: " + e, e);
+        if (!Files.exists(dir.resolve(".zarray")) && Files.exists(dir.resolve("zarr.json"))) {
+            return ZarrV3.open(dir);
         }
+        Map<String, Object> m = metadata(dir, ".zarray");
         if (!Integer.valueOf(2).equals(m.get("zarr_format"))) {
             throw new ArrayFileException(dir, "zarr_format " + m.get("zarr_format") + " is not supported (2 is)");
         }
@@ -87,22 +86,36 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         }
         return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, order.equals("F"),
                 ZarrCompressor.fromMetadata((Map<String, Object>) m.get("compressor"), dir),
-                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")));
+                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")), "");
+    }
+
+    /** The JSON object in {@code dir}'s metadata file {@code name}; a missing, unreadable or invalid file is refused. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> metadata(Path dir, String name) {
+        try {
+            return JSON.readValue(Files.readAllBytes(dir.resolve(name)), Map.class);
+        } catch (NoSuchFileException e) {
+            throw new ArrayFileException(dir, Files.isDirectory(dir) ? "not a Zarr array (no .zarray or zarr.json)" : "no such directory", e);
+        } catch (JacksonException e) {
+            throw new ArrayFileException(dir, name + " is not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new ArrayFileException(dir, "reading " + name + " failed: " + e, e);
+        }
     }
 
     /** An empty array to be written by {@link #writeChunk} and finished by {@link #writeMetadata()}. */
     public static ZarrArray forWriting(Path dir, ArrayShape shape, int chunkRows, int chunkCols, ZarrCompressor compressor) {
-        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".");
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".", "");
     }
 
-    private static long[] longs(Object v, String name, Path dir) {
+    static long[] longs(Object v, String name, Path dir) {
         if (!(v instanceof List<?> list) || list.stream().anyMatch(x -> !(x instanceof Number))) {
             throw new ArrayFileException(dir, name + " " + v + " is not a list of integers");
         }
         return list.stream().mapToLong(x -> ((Number) x).longValue()).toArray();
     }
 
-    private static double fillValue(Object v, Path dir) {
+    static double fillValue(Object v, Path dir) {
         return switch (v) {
             case null -> 0.0;
             case Number n -> n.doubleValue();
@@ -120,7 +133,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
 
     /** The file of chunk ({@code i}, {@code j}). */
     Path chunkFile(int i, int j) {
-        return Path.of(dir, shape.ndim() == 1 ? String.valueOf(j) : i + separator + j);
+        return Path.of(dir, keyPrefix + (shape.ndim() == 1 ? String.valueOf(j) : i + separator + j));
     }
 
     @Override

@@ -1,0 +1,138 @@
+package io.dask4j.array.io;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the {@code zarr.json} of a Zarr v3 array into a {@link ZarrArray}, which then reads its chunks as it
+ * reads v2's: v3 keeps v2's chunk layout (whole chunks, edge chunks padded, one file per chunk) and changes the
+ * metadata and the chunk names ({@code c/i/j} by default). Read: a regular chunk grid, the {@code default} and
+ * {@code v2} chunk key encodings, the {@code bytes} codec in either endianness, an optional {@code transpose}
+ * (Fortran order) before it and at most one of {@code gzip}, {@code zstd} and {@code blosc} after it. Refused,
+ * by name: sharding, checksums and other codecs, other grids, data types other than the numeric ones
+ * dask4j reads. Stateless; called on the thread that creates the array.
+ */
+final class ZarrV3 {
+    private ZarrV3() {
+    }
+
+    @SuppressWarnings("unchecked")
+    static ZarrArray open(Path dir) {
+        Map<String, Object> m = ZarrArray.metadata(dir, "zarr.json");
+        if (!Integer.valueOf(3).equals(m.get("zarr_format"))) {
+            throw new ArrayFileException(dir, "zarr.json has zarr_format " + m.get("zarr_format") + " (3 expected)");
+        }
+        if (!"array".equals(m.get("node_type"))) {
+            throw new ArrayFileException(dir, "is a Zarr " + m.get("node_type") + ", not an array");
+        }
+        long[] dims = ZarrArray.longs(m.get("shape"), "shape", dir);
+        ArrayShape shape = ArrayShape.of(dims, dir);
+        long[] chunks = chunkShape(m.get("chunk_grid"), dims.length, dir);
+        int chunkRows = dims.length == 1 ? 1 : (int) chunks[0];
+        int chunkCols = (int) chunks[dims.length - 1];
+        String[] key = chunkKeys(m.get("chunk_key_encoding"), dir);
+
+        ElementType type = dataType(m.get("data_type"), dir);
+        boolean fortran = false;
+        boolean bytesSeen = false;
+        ZarrCompressor compressor = ZarrCompressor.NONE;
+        if (!(m.get("codecs") instanceof List<?> codecs)) {
+            throw new ArrayFileException(dir, "codecs " + m.get("codecs") + " is not a list");
+        }
+        for (Object c : codecs) {
+            Map<String, Object> codec = c instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of("name", String.valueOf(c));
+            String name = String.valueOf(codec.get("name"));
+            Map<String, Object> conf = codec.get("configuration") instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of();
+            switch (name) {
+                case "transpose" -> {
+                    if (bytesSeen || !transposeIsFortran(conf.get("order"), dims.length)) {
+                        throw new ArrayFileException(dir, "transpose " + conf.get("order") + " is not supported (only a reversal of the axes before the bytes codec)");
+                    }
+                    fortran = dims.length == 2;
+                }
+                case "bytes" -> {
+                    bytesSeen = true;
+                    if ("big".equals(conf.get("endian"))) {
+                        type = new ElementType(type.kind(), type.bytes(), true);
+                    }
+                }
+                case "gzip", "zstd", "blosc" -> {
+                    if (!bytesSeen || compressor != ZarrCompressor.NONE) {
+                        throw new ArrayFileException(dir, "codecs " + codecs + " are not supported (one compressor after bytes is)");
+                    }
+                    compressor = compressor(name, conf);
+                }
+                default -> throw new ArrayFileException(dir, "codec '" + name
+                        + "' is not supported (dask4j reads Zarr v3 chunks with transpose, bytes, gzip, zstd and blosc; not sharded ones)");
+            }
+        }
+        if (!bytesSeen) {
+            throw new ArrayFileException(dir, "codecs " + codecs + " have no bytes codec");
+        }
+        if ((long) chunkRows * chunkCols * type.bytes() > Integer.MAX_VALUE - 8) {
+            throw new ArrayFileException(dir, "chunks " + Arrays.toString(chunks) + " are larger than 2 GiB");
+        }
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, fortran, compressor,
+                ZarrArray.fillValue(m.get("fill_value"), dir), key[1], key[0]);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long[] chunkShape(Object grid, int ndim, Path dir) {
+        if (!(grid instanceof Map<?, ?> g) || !"regular".equals(g.get("name")) || !(g.get("configuration") instanceof Map<?, ?> conf)) {
+            throw new ArrayFileException(dir, "chunk_grid " + grid + " is not supported (a regular grid is)");
+        }
+        long[] chunks = ZarrArray.longs(((Map<String, Object>) conf).get("chunk_shape"), "chunk_shape", dir);
+        if (chunks.length != ndim || Arrays.stream(chunks).anyMatch(c -> c <= 0 || c > Integer.MAX_VALUE)) {
+            throw new ArrayFileException(dir, "chunk_shape " + Arrays.toString(chunks) + " does not fit " + ndim + " dimensions");
+        }
+        return chunks;
+    }
+
+    /** {@code {prefix, separator}} of the chunk files' names. */
+    private static String[] chunkKeys(Object encoding, Path dir) {
+        if (encoding == null) {
+            return new String[]{"c/", "/"};
+        }
+        if (!(encoding instanceof Map<?, ?> e)) {
+            throw new ArrayFileException(dir, "chunk_key_encoding " + encoding + " is not an object");
+        }
+        Object sep = e.get("configuration") instanceof Map<?, ?> conf ? conf.get("separator") : null;
+        return switch (String.valueOf(e.get("name"))) {
+            case "default" -> {
+                String s = sep == null ? "/" : String.valueOf(sep);
+                yield new String[]{"c" + s, s};
+            }
+            case "v2" -> new String[]{"", sep == null ? "." : String.valueOf(sep)};
+            default -> throw new ArrayFileException(dir, "chunk_key_encoding " + e.get("name") + " is not supported (default and v2 are)");
+        };
+    }
+
+    private static ElementType dataType(Object dataType, Path dir) {
+        String name = String.valueOf(dataType);
+        if (!name.matches("float(32|64)|u?int(8|16|32|64)")) {
+            throw new ArrayFileException(dir, "data_type " + dataType
+                    + " is not supported (dask4j reads float32/64 and signed or unsigned 8- to 64-bit integers)");
+        }
+        return ElementType.named(name);
+    }
+
+    private static boolean transposeIsFortran(Object order, int ndim) {
+        return order instanceof List<?> l && l.size() == ndim
+                && (ndim == 1 ? l.equals(List.of(0)) : l.equals(List.of(1, 0)));
+    }
+
+    private static ZarrCompressor compressor(String name, Map<String, Object> conf) {
+        int level = conf.get("level") instanceof Number n ? n.intValue() : conf.get("clevel") instanceof Number c ? c.intValue() : 0;
+        if (!name.equals("blosc")) {
+            return new ZarrCompressor(name, null, level, 0);
+        }
+        int shuffle = switch (String.valueOf(conf.getOrDefault("shuffle", "noshuffle"))) {
+            case "shuffle" -> 1;
+            case "bitshuffle" -> 2;
+            default -> 0;
+        };
+        return new ZarrCompressor("blosc", String.valueOf(conf.getOrDefault("cname", "lz4")), level, shuffle);
+    }
+}

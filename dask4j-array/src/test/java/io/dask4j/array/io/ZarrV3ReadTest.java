@@ -115,6 +115,32 @@ class ZarrV3ReadTest {
     }
 
     @Test
+    void aBloscCompressedIntegerVectorReadsBack(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("zarr.json"), """
+                {"zarr_format": 3, "node_type": "array", "shape": [10], "data_type": "int16",
+                 "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+                 "fill_value": 0,
+                 "codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
+                            {"name": "blosc", "configuration": {"cname": "zstd", "clevel": 5, "shuffle": "shuffle",
+                                                                 "typesize": 2, "blocksize": 0}}]}""");
+        ZarrCompressor blosc = new ZarrCompressor("blosc", "zstd", 5, 1);
+        for (int j = 0; j < 3; j++) {
+            ByteBuffer b = ByteBuffer.allocate(4 * 2).order(ByteOrder.LITTLE_ENDIAN);
+            for (int k = 0; k < 4; k++) {
+                b.putShort((short) (j * 4 + k < 10 ? -300 + 77 * (j * 4 + k) : 0));
+            }
+            Files.createDirectories(dir.resolve("c"));
+            Files.write(dir.resolve("c/" + j), blosc.compress(b.array(), 2));
+        }
+        ZarrArray a = ZarrArray.open(dir);
+        assertThat(a.shape()).isEqualTo(new ArrayShape(1, 1, 10));
+        double[] got = a.read(0, 0, 1, 10);
+        for (int i = 0; i < 10; i++) {
+            assertThat(got[i]).as("element %d", i).isEqualTo(-300 + 77 * i);
+        }
+    }
+
+    @Test
     void shardedArraysGroupsAndOtherTypesAreRefusedByName(@TempDir Path dir) throws IOException {
         Path sharded = Files.createDirectories(dir.resolve("sharded.zarr"));
         Files.writeString(sharded.resolve("zarr.json"), """

@@ -214,7 +214,8 @@ class MultiNodeJobsTest {
      * MPICH's ranks on these nodes (UCX over tcp) sometimes wait out dask4j's 30 s bound on {@code MPI_Finalize}, as a
      * plain C MPI program waits there too (docs/multi-node.md, known limit), and when they then exit without it, hydra
      * sometimes ends one that is still exiting with SIGKILL (seen in 2 of 7 runs of the auto job, each after every
-     * rank had logged {@code finished (exit code 0)} and the client had printed every result).
+     * rank had logged {@code finished (exit code 0)} and the client had printed every result), or its proxy fails
+     * answering the PMI barrier of a rank that is gone and mpiexec exits 255 (seen once in CI, same logs).
      */
     private void assertEndedCleanly(Impl impl, Result r, int ranks) throws Exception {
         for (int rank = 0; rank < ranks; rank++) {
@@ -223,6 +224,9 @@ class MultiNodeJobsTest {
         }
         if (impl == Impl.MPICH && r.exitCode() == 9) {
             assertThat(r.output()).contains("BAD TERMINATION").contains("EXIT CODE: 9");
+        } else if (impl == Impl.MPICH && r.exitCode() == 255) {
+            // Or hydra's proxy, still answering the PMI barrier of MPI_Finalize, finds a rank gone that exited without it.
+            assertThat(r.output()).contains("error sending PMI response");
         } else {
             assertThat(r.exitCode()).as(r.output()).isZero();
         }

@@ -67,9 +67,20 @@ def write(d):
         f.create_dataset("chunked_i2_vector", data=np.arange(-300, 300, dtype="<i2"), chunks=(50,))
         f.create_dataset("big_endian_f8", data=base.astype(">f8"))
         f.create_dataset("shuffled_lzf", data=base, chunks=(16, 32), shuffle=True, compression="lzf")
+        # h5py allocates a chunk only when something is written into it: the others read as the fill value.
+        holes = f.create_dataset("holes_f8", shape=base.shape, dtype="<f8", chunks=(10, 10))
+        holes[0:10, 0:20] = base[0:10, 0:20]
+        holes[30:37, 50:53] = base[30:37, 50:53]
+        filled = f.create_dataset("holes_gzip_filled", shape=base.shape, dtype="<f8", chunks=(8, 16),
+                                  compression="gzip", fillvalue=-2.5)
+        filled[8:16, 16:32] = base[8:16, 16:32]
+        ints = f.create_dataset("holes_i2_vector", shape=(600,), dtype=">i2", chunks=(50,), fillvalue=-7)
+        ints[120:180] = np.arange(60)
+        f.create_dataset("never_written", shape=(20, 30), dtype="<f4", chunks=(5, 5), fillvalue=3.25)
+        unwritten = {name: f[name][...] for name in ("holes_f8", "holes_gzip_filled", "holes_i2_vector", "never_written")}
     for name, values in [("contiguous", base), ("group/chunked_gzip_f4", base.astype("<f4")),
                          ("chunked_i2_vector", np.arange(-300, 300, dtype="<i2")),
-                         ("big_endian_f8", base), ("shuffled_lzf", base)]:
+                         ("big_endian_f8", base), ("shuffled_lzf", base)] + list(unwritten.items()):
         expected(os.path.join(d, "data.h5." + name.replace("/", "_")), values)
         cases.append("data.h5:" + name)
     print("\n".join(cases))

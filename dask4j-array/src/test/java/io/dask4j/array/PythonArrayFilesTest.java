@@ -67,7 +67,7 @@ class PythonArrayFilesTest {
         Result written = run(List.of(PYTHON, script.toString(), "write", dir.toString()));
         assertThat(written.exit).as(written.output).isZero();
         List<String> cases = written.output.lines().filter(l -> !l.isBlank()).toList();
-        assertThat(cases).hasSizeGreaterThanOrEqualTo(19);
+        assertThat(cases).hasSizeGreaterThanOrEqualTo(23);
         for (String c : cases) {
             DArray a;
             Path expected;

@@ -21,8 +21,9 @@ import java.util.Arrays;
  * contiguous dataset is one run of elements at a known address, so it is read like a raw file ({@link
  * RawArray}: positional reads of just the block); a chunked one (possibly compressed) a chunk at a time,
  * decompressed by jhdf (an uncompressed chunk is copied straight from jhdf's mapping of the file); a compact
- * one (a few KiB kept in the file's metadata) whole. Immutable, thread-safe, serializable: each read task
- * opens the file on its worker.
+ * one (a few KiB kept in the file's metadata) whole. A chunk that was never written (h5py and the HDF5 library
+ * allocate a chunk only when data is written into it) reads as the dataset's fill value, as it does in h5py.
+ * Immutable, thread-safe, serializable: each read task opens the file on its worker.
  *
  * @param file       the HDF5 file
  * @param dataset    the dataset's path in the file, e.g. {@code /group/data}
@@ -30,9 +31,13 @@ import java.util.Arrays;
  * @param type       its element type
  * @param chunks     the chunk shape of a chunked dataset, else {@code null}
  * @param contiguous the layout of a contiguous dataset, else {@code null}
+ * @param fillValue  what an unwritten chunk's elements read as: the dataset's declared fill value, else 0
  */
 public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementType type, int[] chunks,
-                        RawArray contiguous) implements BlockReader {
+                        RawArray contiguous, double fillValue) implements BlockReader {
+
+    /** jhdf's message when a chunked dataset's index has no entry for a chunk: the chunk was never written. */
+    private static final String NO_CHUNK = "No chunk with offset";
 
     /** Reads the dataset's metadata; a missing file or dataset, or an unsupported type, is refused here. */
     public static Hdf5Array open(Path file, String datasetPath) {
@@ -59,17 +64,26 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
             if (ds instanceof ContiguousDataset c && ds.getFilters().isEmpty()) {
                 // HDF5 addresses count from the superblock, which follows the user block if there is one.
                 RawArray raw = new RawArray(file.toString(), h.getUserBlockSize() + c.getDataAddress(), shape, type, false);
-                return new Hdf5Array(file.toString(), datasetPath, shape, type, null, raw.checked());
+                return new Hdf5Array(file.toString(), datasetPath, shape, type, null, raw.checked(), 0);
             }
             if (ds instanceof ChunkedDataset cd) {
                 int[] ch = cd.getChunkDimensions();
                 int[] chunks = shape.ndim() == 1 ? new int[]{1, ch[0]} : new int[]{ch[0], ch[1]};
-                return new Hdf5Array(file.toString(), datasetPath, shape, type, chunks, null);
+                return new Hdf5Array(file.toString(), datasetPath, shape, type, chunks, null, fillValue(ds));
             }
-            return new Hdf5Array(file.toString(), datasetPath, shape, type, null, null);
+            return new Hdf5Array(file.toString(), datasetPath, shape, type, null, null, 0);
         } catch (HdfException e) {
             throw new ArrayFileException(file, "is not a readable HDF5 file: " + e.getMessage(), e);
         }
+    }
+
+    /** The dataset's declared fill value (jhdf decodes it in the dataset's own type), else HDF5's default, 0. */
+    private static double fillValue(Dataset ds) {
+        Object v = ds.getFillValue();
+        if (v != null && v.getClass().isArray() && Array.getLength(v) == 1) {
+            v = Array.get(v, 0);
+        }
+        return v instanceof Number n ? n.doubleValue() : 0;
     }
 
     private static ElementType elementType(DataType t, Path file, String dataset) {
@@ -116,15 +130,32 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
                 long left = Math.max(c0, j * cc);
                 long right = Math.min(c0 + cols, (j + 1) * cc);
                 int[] offset = shape.ndim() == 1 ? new int[]{(int) (j * cc)} : new int[]{(int) (i * cr), (int) (j * cc)};
-                MemorySegment chunk = unfiltered ? MemorySegment.ofBuffer(ds.getRawChunkBuffer(offset))
-                        : MemorySegment.ofArray(ds.getDecompressedChunk(offset));
+                MemorySegment chunk = chunk(ds, offset, unfiltered);
                 for (long r = top; r < bottom; r++) {
+                    int to = (int) ((r - r0) * cols + (left - c0));
+                    if (chunk == null) {
+                        Arrays.fill(out, to, to + (int) (right - left), fillValue);
+                        continue;
+                    }
                     long at = ((r - i * cr) * cc + (left - j * cc)) * type.bytes();
-                    type.decode(chunk, at, out, (int) ((r - r0) * cols + (left - c0)), (int) (right - left));
+                    type.decode(chunk, at, out, to, (int) (right - left));
                 }
             }
         }
         return out;
+    }
+
+    /** The chunk at {@code offset}, or {@code null} if it was never written (jhdf exposes no lookup for that). */
+    private static MemorySegment chunk(ChunkedDataset ds, int[] offset, boolean unfiltered) {
+        try {
+            return unfiltered ? MemorySegment.ofBuffer(ds.getRawChunkBuffer(offset))
+                    : MemorySegment.ofArray(ds.getDecompressedChunk(offset));
+        } catch (HdfException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(NO_CHUNK)) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /** A compact dataset: small enough that jhdf reads it whole, then the block is cut out. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,9 @@ import java.util.Map;
  * into place, so a reader never sees half a chunk. Immutable, thread-safe, serializable.
  *
  * <p>A Zarr v3 array's {@code zarr.json} is read by {@link ZarrV3} into the same record: v3 stores chunks as
- * v2 does and names them {@code c/i/j}, which {@code keyPrefix} and {@code separator} say.
+ * v2 does and names them {@code c/i/j}, which {@code keyPrefix} and {@code separator} say. A sharded v3 array
+ * ({@link ZarrShards}) keeps many chunks in each file: then the chunk fields describe the inner chunks and the
+ * files are named by their shard's position.
  *
  * <p>There is no Zarr library for the JVM that Maven Central serves whole (zarr-java needs netCDF-Java from
  * another repository), and v2's layout is a JSON file and a naming rule, so this class is the glue; the
@@ -43,9 +47,11 @@ import java.util.Map;
  * @param fill       the value of elements in chunks that were never written
  * @param separator  between chunk indices in a chunk's file name
  * @param keyPrefix  before the chunk indices: empty in v2, {@code "c/"} in v3's default chunk key encoding
+ * @param shards     the shards holding the chunks, or {@code null} for a file per chunk
  */
 public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCols, ElementType type, boolean fortran,
-                        ZarrCompressor compressor, double fill, String separator, String keyPrefix) implements BlockReader {
+                        ZarrCompressor compressor, double fill, String separator, String keyPrefix,
+                        ZarrShards shards) implements BlockReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -86,7 +92,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         }
         return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, order.equals("F"),
                 ZarrCompressor.fromMetadata((Map<String, Object>) m.get("compressor"), dir),
-                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")), "");
+                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")), "", null);
     }
 
     /** The JSON object in {@code dir}'s metadata file {@code name}; a missing, unreadable or invalid file is refused. */
@@ -105,7 +111,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
 
     /** An empty array to be written by {@link #writeChunk} and finished by {@link #writeMetadata()}. */
     public static ZarrArray forWriting(Path dir, ArrayShape shape, int chunkRows, int chunkCols, ZarrCompressor compressor) {
-        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".", "");
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".", "", null);
     }
 
     static long[] longs(Object v, String name, Path dir) {
@@ -128,11 +134,16 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
 
     @Override
     public int[] storageChunks() {
-        return new int[]{chunkRows, chunkCols};
+        return shards == null ? new int[]{chunkRows, chunkCols} : new int[]{shards.rows(), shards.cols()};
     }
 
-    /** The file of chunk ({@code i}, {@code j}). */
+    /** The file of chunk ({@code i}, {@code j}): its own, or its shard's. */
     Path chunkFile(int i, int j) {
+        if (shards != null) {
+            int[] s = shards.shardOf(i, j, chunkRows, chunkCols);
+            i = s[0];
+            j = s[1];
+        }
         return Path.of(dir, keyPrefix + (shape.ndim() == 1 ? String.valueOf(j) : i + separator + j));
     }
 
@@ -143,6 +154,8 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
             return out;
         }
         ArrayShape chunkShape = shape.ndim() == 1 ? new ArrayShape(1, 1, chunkCols) : new ArrayShape(2, chunkRows, chunkCols);
+        // A block usually reads many chunks of one shard: each shard's index is read once per block.
+        Map<Path, long[]> shardIndexes = new HashMap<>();
         for (int i = (int) (r0 / chunkRows); i <= (r0 + rows - 1) / chunkRows; i++) {
             long top = Math.max(r0, (long) i * chunkRows);
             long bottom = Math.min(r0 + rows, (long) (i + 1) * chunkRows);
@@ -151,23 +164,46 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
                 long right = Math.min(c0 + cols, (long) (j + 1) * chunkCols);
                 int outIndex = (int) ((top - r0) * cols + (left - c0));
                 readChunkPart(chunkShape, i, j, top - (long) i * chunkRows, left - (long) j * chunkCols,
-                        (int) (bottom - top), (int) (right - left), out, outIndex, cols);
+                        (int) (bottom - top), (int) (right - left), out, outIndex, cols, shardIndexes);
             }
         }
         return out;
     }
 
-    private void readChunkPart(ArrayShape chunkShape, int i, int j, long r, long c, int h, int w, double[] out, int outIndex, int stride) {
+    private void readChunkPart(ArrayShape chunkShape, int i, int j, long r, long c, int h, int w, double[] out, int outIndex, int stride,
+                               Map<Path, long[]> shardIndexes) {
         Path file = chunkFile(i, j);
-        RawArray layout = new RawArray(file.toString(), 0, chunkShape, type, fortran);
+        int chunkBytes = chunkShape.rows() * chunkShape.cols() * type.bytes();
         try {
+            long offset = 0;
+            long length = -1;
+            if (shards != null) {
+                int n = shards.chunksPerShard(chunkRows, chunkCols);
+                long[] index = shardIndexes.get(file);
+                if (index == null) {
+                    index = shards.readIndex(file, n);
+                    shardIndexes.put(file, index);
+                }
+                int k = shards.entry(i, j, chunkRows, chunkCols);
+                if (ZarrShards.isEmpty(index, k)) {
+                    fill(out, outIndex, stride, h, w);
+                    return;
+                }
+                offset = index[2 * k];
+                length = index[2 * k + 1];
+                if (compressor.id() == null && length != chunkBytes) {
+                    throw new IOException("its shard holds " + length + " bytes for it, not " + chunkBytes);
+                }
+            }
             if (compressor.id() == null) {
+                RawArray layout = new RawArray(file.toString(), offset, chunkShape, type, fortran);
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                     layout.readInto(ch, r, c, h, w, out, outIndex, stride);
                 }
                 return;
             }
-            byte[] raw = compressor.decompress(Files.readAllBytes(file), chunkShape.rows() * chunkShape.cols() * type.bytes());
+            byte[] stored = length < 0 ? Files.readAllBytes(file) : readBytes(file, offset, (int) length);
+            byte[] raw = compressor.decompress(stored, chunkBytes);
             MemorySegment seg = MemorySegment.ofArray(raw);
             for (int k = 0; k < (fortran ? w : h); k++) {
                 if (!fortran) {
@@ -181,9 +217,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
                 }
             }
         } catch (NoSuchFileException e) {
-            for (int x = 0; x < h; x++) {
-                Arrays.fill(out, outIndex + x * stride, outIndex + x * stride + w, fill);
-            }
+            fill(out, outIndex, stride, h, w);
         } catch (IOException | RuntimeException e) {
             if (e instanceof ArrayFileException afe) {
                 throw afe;
@@ -191,6 +225,25 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
             throw new ArrayFileException(file, "chunk (" + i + ", " + j + ") is unreadable: "
                     + (e instanceof java.io.EOFException ? "truncated: " : "") + e.getMessage(), e);
         }
+    }
+
+    private void fill(double[] out, int outIndex, int stride, int h, int w) {
+        for (int x = 0; x < h; x++) {
+            Arrays.fill(out, outIndex + x * stride, outIndex + x * stride + w, fill);
+        }
+    }
+
+    /** {@code length} bytes of {@code file} from {@code offset}: an inner chunk of a shard. */
+    private static byte[] readBytes(Path file, long offset, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(length);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (b.hasRemaining()) {
+                if (ch.read(b, offset + b.position()) < 0) {
+                    throw new java.io.EOFException("the shard ends at byte " + (offset + b.position()) + " inside a chunk");
+                }
+            }
+        }
+        return b.array();
     }
 
     /**

@@ -10,9 +10,10 @@ import java.util.Map;
  * reads v2's: v3 keeps v2's chunk layout (whole chunks, edge chunks padded, one file per chunk) and changes the
  * metadata and the chunk names ({@code c/i/j} by default). Read: a regular chunk grid, the {@code default} and
  * {@code v2} chunk key encodings, the {@code bytes} codec in either endianness, an optional {@code transpose}
- * (Fortran order) before it and at most one of {@code gzip}, {@code zstd} and {@code blosc} after it. Refused,
- * by name: sharding, checksums and other codecs, other grids, data types other than the numeric ones
- * dask4j reads. Stateless; called on the thread that creates the array.
+ * (Fortran order) before it and at most one of {@code gzip}, {@code zstd} and {@code blosc} after it; the same
+ * codecs as the inner codecs of {@code sharding_indexed} (see {@link ZarrShards}), whose index may carry a
+ * CRC-32C. Refused, by name: checksums on chunks and other codecs, other grids, data types other than the
+ * numeric ones dask4j reads. Stateless; called on the thread that creates the array.
  */
 final class ZarrV3 {
     private ZarrV3() {
@@ -35,22 +36,53 @@ final class ZarrV3 {
         String[] key = chunkKeys(m.get("chunk_key_encoding"), dir);
 
         ElementType type = dataType(m.get("data_type"), dir);
-        boolean fortran = false;
-        boolean bytesSeen = false;
-        ZarrCompressor compressor = ZarrCompressor.NONE;
         if (!(m.get("codecs") instanceof List<?> codecs)) {
             throw new ArrayFileException(dir, "codecs " + m.get("codecs") + " is not a list");
         }
+        ZarrShards shards = null;
+        if (codecs.size() == 1 && codecs.getFirst() instanceof Map<?, ?> only && "sharding_indexed".equals(only.get("name"))) {
+            Map<String, Object> conf = only.get("configuration") instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of();
+            long[] inner = ZarrArray.longs(conf.get("chunk_shape"), "sharding_indexed chunk_shape", dir);
+            if (inner.length != dims.length || Arrays.stream(inner).anyMatch(c -> c <= 0)
+                    || (dims.length == 2 && chunkRows % inner[0] != 0) || chunkCols % inner[dims.length - 1] != 0) {
+                throw new ArrayFileException(dir, "sharding_indexed chunk_shape " + Arrays.toString(inner)
+                        + " does not divide the shard shape " + Arrays.toString(chunks));
+            }
+            shards = shards(conf, chunkRows, chunkCols, dir);
+            chunkRows = dims.length == 1 ? 1 : (int) inner[0];
+            chunkCols = (int) inner[dims.length - 1];
+            if (!(conf.get("codecs") instanceof List<?> innerCodecs)) {
+                throw new ArrayFileException(dir, "sharding_indexed codecs " + conf.get("codecs") + " is not a list");
+            }
+            codecs = innerCodecs;
+        }
+        Codecs c = codecs(codecs, type, dims.length, dir);
+        if ((long) chunkRows * chunkCols * c.type().bytes() > Integer.MAX_VALUE - 8) {
+            throw new ArrayFileException(dir, "chunks " + Arrays.toString(chunks) + " are larger than 2 GiB");
+        }
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, c.type(), c.fortran(), c.compressor(),
+                ZarrArray.fillValue(m.get("fill_value"), dir), key[1], key[0], shards);
+    }
+
+    /** What a chunk's codecs amount to: the stored element type, the order within a chunk, the compressor. */
+    private record Codecs(ElementType type, boolean fortran, ZarrCompressor compressor) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Codecs codecs(List<?> codecs, ElementType type, int ndim, Path dir) {
+        boolean fortran = false;
+        boolean bytesSeen = false;
+        ZarrCompressor compressor = ZarrCompressor.NONE;
         for (Object c : codecs) {
             Map<String, Object> codec = c instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of("name", String.valueOf(c));
             String name = String.valueOf(codec.get("name"));
             Map<String, Object> conf = codec.get("configuration") instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of();
             switch (name) {
                 case "transpose" -> {
-                    if (bytesSeen || !transposeIsFortran(conf.get("order"), dims.length)) {
+                    if (bytesSeen || !transposeIsFortran(conf.get("order"), ndim)) {
                         throw new ArrayFileException(dir, "transpose " + conf.get("order") + " is not supported (only a reversal of the axes before the bytes codec)");
                     }
-                    fortran = dims.length == 2;
+                    fortran = ndim == 2;
                 }
                 case "bytes" -> {
                     bytesSeen = true;
@@ -65,17 +97,30 @@ final class ZarrV3 {
                     compressor = compressor(name, conf);
                 }
                 default -> throw new ArrayFileException(dir, "codec '" + name
-                        + "' is not supported (dask4j reads Zarr v3 chunks with transpose, bytes, gzip, zstd and blosc; not sharded ones)");
+                        + "' is not supported (dask4j reads Zarr v3 chunks with transpose, bytes, gzip, zstd and blosc, "
+                        + "alone or as the inner codecs of sharding_indexed)");
             }
         }
         if (!bytesSeen) {
             throw new ArrayFileException(dir, "codecs " + codecs + " have no bytes codec");
         }
-        if ((long) chunkRows * chunkCols * type.bytes() > Integer.MAX_VALUE - 8) {
-            throw new ArrayFileException(dir, "chunks " + Arrays.toString(chunks) + " are larger than 2 GiB");
+        return new Codecs(type, fortran, compressor);
+    }
+
+    /** The shard index's layout: {@code bytes} in either endianness, optionally then {@code crc32c}. */
+    private static ZarrShards shards(Map<String, Object> conf, int rows, int cols, Path dir) {
+        Object location = conf.getOrDefault("index_location", "end");
+        if (!"end".equals(location) && !"start".equals(location)) {
+            throw new ArrayFileException(dir, "sharding_indexed index_location " + location + " is neither start nor end");
         }
-        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, fortran, compressor,
-                ZarrArray.fillValue(m.get("fill_value"), dir), key[1], key[0]);
+        List<?> indexCodecs = conf.get("index_codecs") instanceof List<?> l ? l : List.of(Map.of("name", "bytes"));
+        List<String> names = indexCodecs.stream().map(x -> x instanceof Map<?, ?> xm ? String.valueOf(xm.get("name")) : String.valueOf(x)).toList();
+        if (!names.equals(List.of("bytes")) && !names.equals(List.of("bytes", "crc32c"))) {
+            throw new ArrayFileException(dir, "sharding_indexed index_codecs " + names + " are not supported (bytes, then optionally crc32c, are)");
+        }
+        boolean big = indexCodecs.getFirst() instanceof Map<?, ?> b && b.get("configuration") instanceof Map<?, ?> bc
+                && "big".equals(bc.get("endian"));
+        return new ZarrShards(rows, cols, "end".equals(location), big, names.size() == 2);
     }
 
     @SuppressWarnings("unchecked")

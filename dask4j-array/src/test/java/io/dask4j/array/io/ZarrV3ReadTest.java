@@ -141,12 +141,13 @@ class ZarrV3ReadTest {
     }
 
     @Test
-    void shardedArraysGroupsAndOtherTypesAreRefusedByName(@TempDir Path dir) throws IOException {
+    void nestedShardingGroupsAndOtherTypesAreRefusedByName(@TempDir Path dir) throws IOException {
         Path sharded = Files.createDirectories(dir.resolve("sharded.zarr"));
         Files.writeString(sharded.resolve("zarr.json"), """
                 {"zarr_format": 3, "node_type": "array", "shape": [8, 8], "data_type": "float64",
                  "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 4]}},
-                 "fill_value": 0, "codecs": [{"name": "sharding_indexed", "configuration": {}}]}""");
+                 "fill_value": 0, "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 2],
+                     "codecs": [{"name": "sharding_indexed", "configuration": {}}]}}]}""");
         assertThatThrownBy(() -> ZarrArray.open(sharded)).isInstanceOf(ArrayFileException.class)
                 .hasMessageContaining(sharded.toString()).hasMessageContaining("codec 'sharding_indexed' is not supported");
         Path group = Files.createDirectories(dir.resolve("group.zarr"));

@@ -1,0 +1,98 @@
+package io.dask4j.array.io;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * The layout of a Zarr v3 array stored with the {@code sharding_indexed} codec: each file (a shard) holds a
+ * grid of inner chunks, each encoded alone, and an index of where each one is. The index, at the shard's end or
+ * start, is an {@code (offset, nbytes)} pair of unsigned 64-bit integers per inner chunk in C order over the
+ * shard's chunk grid, both all ones for a chunk that was never written; it may end with a CRC-32C of the pairs.
+ * Immutable, thread-safe, serializable: it travels in every read task within its {@link ZarrArray}.
+ *
+ * @param rows          rows per shard (1 for a 1-D array)
+ * @param cols          columns per shard
+ * @param indexAtEnd    whether the index is at the shard's end (the default) rather than its start
+ * @param indexBigEndian whether the index's integers are big-endian
+ * @param indexChecksum whether a CRC-32C follows the index's pairs
+ */
+public record ZarrShards(int rows, int cols, boolean indexAtEnd, boolean indexBigEndian, boolean indexChecksum)
+        implements Serializable {
+
+    /** The entry of an inner chunk that was never written. */
+    private static final long EMPTY = -1L;
+
+    /** How many inner chunks of {@code chunkRows x chunkCols} a shard holds. */
+    int chunksPerShard(int chunkRows, int chunkCols) {
+        return (rows / chunkRows) * (cols / chunkCols);
+    }
+
+    /** The shard's position in the grid of shards for inner chunk ({@code i}, {@code j}). */
+    int[] shardOf(int i, int j, int chunkRows, int chunkCols) {
+        return new int[]{i / (rows / chunkRows), j / (cols / chunkCols)};
+    }
+
+    /** The index entry of inner chunk ({@code i}, {@code j}) (array-wide chunk positions) in its shard. */
+    int entry(int i, int j, int chunkRows, int chunkCols) {
+        int down = rows / chunkRows;
+        int across = cols / chunkCols;
+        return (i % down) * across + (j % across);
+    }
+
+    /**
+     * The shard's index: {@code 2 * n} longs, offset then byte count of each of its {@code n} inner chunks, or
+     * {@code -1, -1} for a chunk never written.
+     *
+     * @throws java.nio.file.NoSuchFileException if the shard was never written
+     * @throws IOException                       if the index is truncated, fails its checksum or points past the file
+     */
+    long[] readIndex(Path shard, int n) throws IOException {
+        int pairs = Math.multiplyExact(n, 16);
+        int bytes = pairs + (indexChecksum ? 4 : 0);
+        try (FileChannel ch = FileChannel.open(shard, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size < bytes) {
+                throw new EOFException("the shard has " + size + " bytes, its index of " + n + " chunks needs " + bytes);
+            }
+            ByteBuffer b = ByteBuffer.allocate(bytes);
+            long at = indexAtEnd ? size - bytes : 0;
+            while (b.hasRemaining()) {
+                if (ch.read(b, at + b.position()) < 0) {
+                    throw new EOFException("the shard ends inside its index");
+                }
+            }
+            if (indexChecksum) {
+                CRC32C crc = new CRC32C();
+                crc.update(b.array(), 0, pairs);
+                int stored = b.order(ByteOrder.LITTLE_ENDIAN).getInt(pairs);
+                if ((int) crc.getValue() != stored) {
+                    throw new IOException("the shard index's CRC-32C does not match");
+                }
+            }
+            b.order(indexBigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+            long[] index = new long[2 * n];
+            for (int k = 0; k < 2 * n; k += 2) {
+                index[k] = b.getLong(k * 8);
+                index[k + 1] = b.getLong(k * 8 + 8);
+                boolean empty = index[k] == EMPTY && index[k + 1] == EMPTY;
+                if (!empty && (index[k] < 0 || index[k + 1] < 0 || index[k] + index[k + 1] > size)) {
+                    throw new IOException("the shard index puts chunk " + k / 2 + " at bytes " + Long.toUnsignedString(index[k])
+                            + " + " + Long.toUnsignedString(index[k + 1]) + ", past the shard's " + size + " bytes");
+                }
+            }
+            return index;
+        }
+    }
+
+    /** Whether entry {@code k} of an index says its chunk was never written. */
+    static boolean isEmpty(long[] index, int k) {
+        return index[2 * k] == EMPTY && index[2 * k + 1] == EMPTY;
+    }
+}

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * over the tile buffers, and the tile is then either copied into the output block or folded into a
  * reduction. A whole fused expression thus makes at most one full-size array (the output), none when it
  * is reduced, and transposes read their input in cache-friendly tiles (64 x 64, or 512 x 64 when an input of
- * a large block is read transposed).
+ * a large block is read transposed). The whole-block sum of two inputs combined ({@code (x + x.T).sum()}) skips
+ * the tile buffers: {@link PairSum} reads each element once, with the same result to the last bit.
  *
  * <p>The geometry is {@code [rows, cols, then per slot: stride, rowOff, colOff, transposed(0|1)]}:
  * element {@code (r, c)} of slot {@code s} is {@code in[s][(rowOff + r) * stride + colOff + c]}, or
@@ -96,6 +97,10 @@ final class TileEvaluator {
      * (reducing over rows), {@code 1} one value per row.
      */
     double[] reduce(ReduceOp op, int axis) {
+        if (expr instanceof BlockExpr.Binary(BinaryOp bop, BlockExpr.Leaf(int a), BlockExpr.Leaf(int b)) && PairSum.applies(op, axis, cols)) {
+            return new double[]{PairSum.sum(bop, inputs[a], origin(a), rowStep(a), colStep(a),
+                    inputs[b], origin(b), rowStep(b), colStep(b), rows, cols, tileRows)};
+        }
         double[] acc = new double[axis == -1 ? 1 : axis == 0 ? cols : rows];
         Arrays.fill(acc, op.identity);
         for (int r0 = 0; r0 < rows; r0 += tileRows) {
@@ -125,6 +130,21 @@ final class TileEvaluator {
             }
         }
         return acc;
+    }
+
+    /** Where slot {@code s}'s element {@code (0, 0)} is in its input. */
+    private int origin(int s) {
+        return geometry[3 + 4 * s] * geometry[2 + 4 * s] + geometry[4 + 4 * s];
+    }
+
+    /** How far apart slot {@code s}'s elements {@code (r, c)} and {@code (r + 1, c)} are in its input. */
+    private int rowStep(int s) {
+        return geometry[5 + 4 * s] != 0 ? 1 : geometry[2 + 4 * s];
+    }
+
+    /** How far apart slot {@code s}'s elements {@code (r, c)} and {@code (r, c + 1)} are in its input. */
+    private int colStep(int s) {
+        return geometry[5 + 4 * s] != 0 ? geometry[2 + 4 * s] : 1;
     }
 
     /** Evaluates {@code e} over one tile into {@code buffers[depth]} (using only buffers from depth on) and returns it. */

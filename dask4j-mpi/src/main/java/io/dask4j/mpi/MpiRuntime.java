@@ -44,7 +44,9 @@ import java.util.concurrent.locks.LockSupport;
  * JVM ({@link ExitSignal}: the launcher is ending the job, perhaps because a rank died) the barrier and
  * MPI_Finalize are bounded to 2 s and 5 s instead of 10 s and 30 s: a
  * launcher kills what outlives its grace period (Slurm's KillWait, 30 s by default), and with a rank gone the
- * barrier cannot complete and MPI_Finalize may not return (MPICH ranks outlived Slurm's 30 s that way).
+ * barrier cannot complete and MPI_Finalize may not return (MPICH ranks outlived Slurm's 30 s that way). Under
+ * MPICH, an MPI_Finalize still running {@link #FINALIZE_STALL} after every rank met right before it is freed by
+ * shutting down the TCP connections MPI opened in this process ({@link MpiConnections}).
  *
  * <p>Thread-safe; one instance per process. Do not call MPI through {@link #mpi()} directly once started,
  * except inside {@link ProgressEngine#exclusive} (as {@link #barrier()} does).
@@ -60,6 +62,12 @@ public final class MpiRuntime implements AutoCloseable {
     static final Duration SIGNAL_FINALIZE = Duration.ofSeconds(5);
     private static final Duration BARRIER = Duration.ofSeconds(10);
     private static final Duration FINALIZE = Duration.ofSeconds(30);
+    /**
+     * How long MPICH's MPI_Finalize may run, once every rank has met right before it, before this rank ends MPI's
+     * TCP connections to free it ({@link MpiConnections}). A finalize that returns at all took 0.02-0.11 s in a C
+     * program on the virtual nodes, and MPI's connections are no longer needed by then (the ranks have met).
+     */
+    static final Duration FINALIZE_STALL = Duration.ofSeconds(3);
 
     private static MpiRuntime current;
 
@@ -75,11 +83,14 @@ public final class MpiRuntime implements AutoCloseable {
     private final List<Runnable> exitTasks = new CopyOnWriteArrayList<>();
     /** Counted down when {@link #finish} has finalized MPI, so that a second caller waits for the first. */
     private final CountDownLatch finished = new CountDownLatch(1);
+    /** The sockets open before MPI_Init: those opened since and still open at a stalled finalize are MPI's. */
+    private final MpiConnections beforeInit;
     private boolean closed;
 
     private MpiRuntime(Mpi mpi, ThreadLevel threadLevel, long comm, int rank, int size, EngineOptions options,
-                       MpiTransportOptions transportOptions, Doorbells doorbells) {
+                       MpiTransportOptions transportOptions, Doorbells doorbells, MpiConnections beforeInit) {
         this.mpi = mpi;
+        this.beforeInit = beforeInit;
         this.threadLevel = threadLevel;
         this.comm = comm;
         this.rank = rank;
@@ -111,6 +122,7 @@ public final class MpiRuntime implements AutoCloseable {
         }
         UnknownSettings.warnOnce();
         Mpi mpi = Mpi.load();
+        MpiConnections beforeInit = MpiConnections.snapshot();
         ThreadLevel level = mpi.initialized() ? mpi.queryThread()
                 : mpi.initThread(ThreadLevel.SERIALIZED);
         if (level.compareTo(ThreadLevel.SERIALIZED) < 0) {
@@ -127,7 +139,7 @@ public final class MpiRuntime implements AutoCloseable {
         ConfigSource settings = ConfigSource.system();
         Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize, Settings.DOORBELLS.booleanValue(settings, true));
         MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options,
-                MpiTransportOptions.fromSettings(mpi.abi(), settings), doorbells);
+                MpiTransportOptions.fromSettings(mpi.abi(), settings), doorbells, beforeInit);
         // Open MPI yields in idle progress calls only on an oversubscribed node; there the engine switches it by the
         // message rate (ProgressEngine.adaptOpenMpiIdleYield), unless -Ddask4j.mpi.openMpiIdleYield=true|false.
         switch (Settings.OPEN_MPI_IDLE_YIELD.choiceValue(settings, Settings.OPEN_MPI_IDLE_YIELD_CHOICES, "adaptive")) {
@@ -320,26 +332,42 @@ public final class MpiRuntime implements AutoCloseable {
         // for a send, MPI_Finalize waits for it instead of racing it (MPI_THREAD_SERIALIZED); after close() no
         // writer takes the lock for MPI any more (tryPost, tryDrive). A finalize that cannot get the lock within
         // the wait below is skipped: the process exits without it, which beats undefined behaviour.
+        CountDownLatch finalizing = new CountDownLatch(1);
         Thread finalizer = Thread.ofPlatform().daemon(true).name("dask4j-mpi-finalize").start(() -> engine.exclusive(() -> {
             if (!mpi.finalized()) {
                 if (meetAgain) {
-                    // Once more, blocking, right before MPI_Finalize. MPICH 4.0's UCX finalize closes its endpoints
-                    // (progressing UCX) and then waits in a PMI barrier (not progressing it): a rank whose close still
-                    // needs an answer from a rank already in that barrier waits for good. Meeting here keeps the
-                    // ranks' closes together (two ranks on two virtual nodes waited out the bound below in 5 of 8
-                    // jobs without it, in none of 11 with it), but it does not prevent the wait with three or more
-                    // ranks over UCX's tcp transport: a C program with this same barrier before MPI_Finalize waits
-                    // too (docs/multi-node.md, known limit). The bound below ends it.
+                    // Once more, blocking, right before MPI_Finalize: the ranks enter it together (two ranks on two
+                    // virtual nodes waited out the bound below in 5 of 8 jobs without it, in none of 11 with it).
                     mpi.barrier(comm);
                 }
+                finalizing.countDown();
                 mpi.finalizeMpi();
             }
             return null;
         }));
+        long deadline = System.nanoTime() + finalizeBound.toNanos();
         try {
-            finalizer.join(finalizeBound);
+            if (meetAgain && "mpich".equals(mpi.abi().family()) && stalled(finalizer, finalizing, finalizeBound)) {
+                // MPICH 4.0's UCX finalize closes its endpoints (progressing UCX), then waits in a PMI barrier (not
+                // progressing it): over UCX's tcp transport a rank's close sometimes needs an answer from a rank
+                // already in that barrier, and both wait for good. Ending this rank's MPI connections fails its
+                // close at once, as the peer's exit would, and every rank then finalizes (docs/multi-node.md).
+                int cut = beforeInit.shutDownOpenedSince(System.getenv("PMI_FD"));
+                System.err.println("dask4j: rank " + rank + ": MPI_Finalize had not returned " + FINALIZE_STALL.toSeconds()
+                        + " s after every rank met; ended " + cut + " MPI connections to free it (MPICH over UCX's tcp)");
+            }
+            finalizer.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether the finalizer entered MPI_Finalize within {@code bound} and is still in it {@link #FINALIZE_STALL} later. */
+    private static boolean stalled(Thread finalizer, CountDownLatch finalizing, Duration bound) throws InterruptedException {
+        if (!finalizing.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
+            return false;
+        }
+        finalizer.join(FINALIZE_STALL);
+        return finalizer.isAlive();
     }
 }

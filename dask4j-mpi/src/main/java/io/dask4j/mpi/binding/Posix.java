@@ -14,7 +14,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * The few libc calls the binding needs, through FFM: {@code dlopen}/{@code dlsym}/{@code dlerror} (to load
  * libmpi with RTLD_GLOBAL, which {@link SymbolLookup#libraryLookup} does not), {@code setenv}/{@code getenv}
- * (to keep UCX's signal handlers away from the JVM's) and {@code madvise} (huge pages for big buffers).
+ * (to keep UCX's signal handlers away from the JVM's), {@code madvise} (huge pages for big buffers), and {@code
+ * getsockopt}/{@code shutdown} (to cut MPI's own TCP connections when MPICH's finalize stalls).
  *
  * <p>Stateless and thread-safe (as thread-safe as libc: {@code setenv} must run before other threads
  * read the environment natively, i.e. before libmpi loads).
@@ -36,6 +37,17 @@ public final class Posix {
     private static final MethodHandle MMAP = fn("mmap",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = fn("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle GETSOCKOPT = fn("getsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SHUTDOWN = fn("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_TYPE = 3;
+    private static final int SO_ACCEPTCONN = 30;
+    private static final int SO_DOMAIN = 39;
+    private static final int SOCK_STREAM = 1;
+    private static final int AF_INET = 2;
+    private static final int AF_INET6 = 10;
+    private static final int SHUT_RDWR = 2;
     private static final int PROT_READ_WRITE = 0x3;
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
 
@@ -122,6 +134,36 @@ public final class Posix {
     public static void munmap(MemorySegment segment) {
         try {
             int ignored = (int) MUNMAP.invokeExact(segment, segment.byteSize());
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Whether {@code fd} is a TCP socket (IPv4 or IPv6, stream) that is not listening: a connection, or one
+     * being made. False for anything else and for a closed descriptor.
+     */
+    public static boolean isTcpConnection(int fd) {
+        return socketOption(fd, SO_TYPE) == SOCK_STREAM && socketOption(fd, SO_ACCEPTCONN) == 0
+                && (socketOption(fd, SO_DOMAIN) == AF_INET || socketOption(fd, SO_DOMAIN) == AF_INET6);
+    }
+
+    /** shutdown(fd, SHUT_RDWR): both directions end, the peer reads end-of-stream; false if it failed. */
+    public static boolean shutdown(int fd) {
+        try {
+            return (int) SHUTDOWN.invokeExact(fd, SHUT_RDWR) == 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** An int socket option at SOL_SOCKET, or -1 when {@code fd} is no socket. */
+    private static int socketOption(int fd, int option) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(JAVA_INT);
+            MemorySegment length = arena.allocateFrom(JAVA_INT, 4);
+            int rc = (int) GETSOCKOPT.invokeExact(fd, SOL_SOCKET, option, value, length);
+            return rc == 0 ? value.get(JAVA_INT, 0) : -1;
         } catch (Throwable t) {
             throw rethrow(t);
         }

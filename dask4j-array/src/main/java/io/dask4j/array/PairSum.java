@@ -56,10 +56,10 @@ final class PairSum {
                     double s2 = lanes[t + 2];
                     double s3 = lanes[t + 3];
                     for (int c = 0; c < w; c += 4) {
-                        s0 += op.of(a[ia], b[ib]);
-                        s1 += op.of(a[ia + aColStep], b[ib + bColStep]);
-                        s2 += op.of(a[ia + 2 * aColStep], b[ib + 2 * bColStep]);
-                        s3 += op.of(a[ia + 3 * aColStep], b[ib + 3 * bColStep]);
+                        s0 += of(op, a[ia], b[ib]);
+                        s1 += of(op, a[ia + aColStep], b[ib + bColStep]);
+                        s2 += of(op, a[ia + 2 * aColStep], b[ib + 2 * bColStep]);
+                        s3 += of(op, a[ia + 3 * aColStep], b[ib + 3 * bColStep]);
                         ia += 4 * aColStep;
                         ib += 4 * bColStep;
                     }
@@ -74,5 +74,18 @@ final class PairSum {
             }
         }
         return acc;
+    }
+
+    /**
+     * {@code op.of(x, y)}, with the common operations written out: called with several operations in one JVM,
+     * {@code op.of} alone becomes a virtual call per element, which doubled the time per block.
+     */
+    private static double of(BinaryOp op, double x, double y) {
+        return switch (op) {
+            case ADD -> x + y;
+            case SUB -> x - y;
+            case MUL -> x * y;
+            default -> op.of(x, y);
+        };
     }
 }

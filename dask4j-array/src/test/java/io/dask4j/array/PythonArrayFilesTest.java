@@ -87,6 +87,11 @@ class PythonArrayFilesTest {
         assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/group/chunked_gzip_f4").chunks().blocks()).isEqualTo(1);
         assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/group/chunked_gzip_f4", ChunkSpec.of(7)).computeVector(client))
                 .isEqualTo(doubles(dir.resolve("data.h5.group_chunked_gzip_f4.expected.f8")));
+        // Blocks that cut through written and unwritten chunks alike.
+        assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/holes_gzip_filled", ChunkSpec.of(5, 7)).computeVector(client))
+                .isEqualTo(doubles(dir.resolve("data.h5.holes_gzip_filled.expected.f8")));
+        assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/holes_f8", ChunkSpec.of(9, 11)).computeVector(client))
+                .isEqualTo(doubles(dir.resolve("data.h5.holes_f8.expected.f8")));
     }
 
     @Test

@@ -347,14 +347,19 @@ public final class MpiRuntime implements AutoCloseable {
         }));
         long deadline = System.nanoTime() + finalizeBound.toNanos();
         try {
-            if (meetAgain && "mpich".equals(mpi.abi().family()) && stalled(finalizer, finalizing, finalizeBound)) {
+            // Only when the launcher's PMI connection is known by its descriptor (PMI_FD: hydra, Slurm's pmi2): one
+            // made through PMI_PORT during MPI_Init would look like MPI's own and must not be shut down.
+            String pmiFd = System.getenv("PMI_FD");
+            boolean mpich = "mpich".equals(mpi.abi().family());
+            if (meetAgain && pmiFd != null && mpich && stalled(finalizer, finalizing, finalizeBound)) {
                 // MPICH 4.0's UCX finalize closes its endpoints (progressing UCX), then waits in a PMI barrier (not
                 // progressing it): over UCX's tcp transport a rank's close sometimes needs an answer from a rank
                 // already in that barrier, and both wait for good. Ending this rank's MPI connections fails its
                 // close at once, as the peer's exit would, and every rank then finalizes (docs/multi-node.md).
-                int cut = beforeInit.shutDownOpenedSince(System.getenv("PMI_FD"));
-                System.err.println("dask4j: rank " + rank + ": MPI_Finalize had not returned " + FINALIZE_STALL.toSeconds()
-                        + " s after every rank met; ended " + cut + " MPI connections to free it (MPICH over UCX's tcp)");
+                int cut = beforeInit.shutDownOpenedSince(pmiFd);
+                System.err.println("dask4j: rank " + rank + ": MPI_Finalize had not returned "
+                        + FINALIZE_STALL.toSeconds() + " s after every rank met; ended " + cut
+                        + " MPI connections to free it (MPICH over UCX's tcp)");
             }
             finalizer.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         } catch (InterruptedException e) {
@@ -362,8 +367,9 @@ public final class MpiRuntime implements AutoCloseable {
         }
     }
 
-    /** Whether the finalizer entered MPI_Finalize within {@code bound} and is still in it {@link #FINALIZE_STALL} later. */
-    private static boolean stalled(Thread finalizer, CountDownLatch finalizing, Duration bound) throws InterruptedException {
+    /** Whether the finalizer entered MPI_Finalize within {@code bound} and was still in it {@link #FINALIZE_STALL} later. */
+    private static boolean stalled(Thread finalizer, CountDownLatch finalizing, Duration bound)
+            throws InterruptedException {
         if (!finalizing.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
             return false;
         }

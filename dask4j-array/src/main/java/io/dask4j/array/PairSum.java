@@ -29,8 +29,9 @@ final class PairSum {
     /**
      * The sum of {@code op(a(r, c), b(r, c))} over a {@code rows x cols} block in tiles of {@code tileRows x}
      * {@link Kernels#TILE}, folded in row-major tile order. Element {@code (r, c)} of {@code a} is {@code
-     * a[aOrigin + r * aRowStep + c * aColStep]} (steps {@code stride, 1} for a block read in place, {@code 1, stride} for one read transposed),
-     * likewise for {@code b}; the caller has checked that every such index is inside its array.
+     * a[aOrigin + r * aRowStep + c * aColStep]} (steps {@code stride, 1} for a block read in place, {@code 1,
+     * stride} for one read transposed), likewise for {@code b}; the caller has checked that every such index is
+     * inside its array.
      */
     static double sum(BinaryOp op, double[] a, int aOrigin, int aRowStep, int aColStep,
                       double[] b, int bOrigin, int bRowStep, int bColStep, int rows, int cols, int tileRows) {

@@ -97,7 +97,8 @@ final class TileEvaluator {
      * (reducing over rows), {@code 1} one value per row.
      */
     double[] reduce(ReduceOp op, int axis) {
-        if (expr instanceof BlockExpr.Binary(BinaryOp bop, BlockExpr.Leaf(int a), BlockExpr.Leaf(int b)) && PairSum.applies(op, axis, cols)) {
+        if (expr instanceof BlockExpr.Binary(BinaryOp bop, BlockExpr.Leaf(int a), BlockExpr.Leaf(int b))
+                && PairSum.applies(op, axis, cols)) {
             return new double[]{PairSum.sum(bop, inputs[a], origin(a), rowStep(a), colStep(a),
                     inputs[b], origin(b), rowStep(b), colStep(b), rows, cols, tileRows)};
         }

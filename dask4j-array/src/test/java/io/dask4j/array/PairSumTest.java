@@ -47,9 +47,12 @@ class PairSumTest {
         int[] straight = {130, 9, 17, 0};
         int[] transposed = {160, 11, 5, 1};
         for (BinaryOp op : new BinaryOp[]{BinaryOp.ADD, BinaryOp.SUB, BinaryOp.MUL, BinaryOp.MAX}) {
-            for (int[][] slots : new int[][][]{{straight, transposed}, {transposed, straight}, {straight, straight}, {transposed, transposed}}) {
-                int[] g = {rows, cols, slots[0][0], slots[0][1], slots[0][2], slots[0][3], slots[1][0], slots[1][1], slots[1][2], slots[1][3]};
-                double[] sums = bothPaths(op, g, slots[0] == straight ? wide : tall, slots[1] == straight ? wide : tall);
+            for (int[][] slots : new int[][][]{
+                    {straight, transposed}, {transposed, straight}, {straight, straight}, {transposed, transposed}}) {
+                int[] g = {rows, cols, slots[0][0], slots[0][1], slots[0][2], slots[0][3],
+                        slots[1][0], slots[1][1], slots[1][2], slots[1][3]};
+                double[] sums = bothPaths(op, g, slots[0] == straight ? wide : tall,
+                        slots[1] == straight ? wide : tall);
                 assertThat(sums[0]).as("%s of %s", op, java.util.Arrays.deepToString(slots)).isEqualTo(sums[1]);
             }
         }
@@ -80,6 +83,7 @@ class PairSumTest {
     @Test
     void anEmptyBlockSumsToZero() {
         double[] none = new double[0];
-        assertThat(bothPaths(BinaryOp.ADD, new int[]{0, 8, 8, 0, 0, 1, 8, 0, 0, 0}, none, none)).containsExactly(0.0, 0.0);
+        assertThat(bothPaths(BinaryOp.ADD, new int[]{0, 8, 8, 0, 0, 1, 8, 0, 0, 0}, none, none))
+                .containsExactly(0.0, 0.0);
     }
 }

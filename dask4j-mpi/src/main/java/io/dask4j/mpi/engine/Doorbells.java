@@ -129,11 +129,6 @@ public final class Doorbells {
         }
     }
 
-    /** Whether this rank and {@code rank} can ring each other (same node, both mapped). Any thread. */
-    boolean canRing(int rank) {
-        return table != null && ringable[rank];
-    }
-
     /** How many ranks can ring this one, for diagnostics. */
     public int ringableRanks() {
         int n = 0;

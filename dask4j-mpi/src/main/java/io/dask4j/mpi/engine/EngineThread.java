@@ -8,8 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * find work and, when one finds none, waits as its {@link IdleStrategy} says: spins, yields, parks, or sleeps on
  * the rank's {@link Doorbells} until a sender rings. It stays parked while another thread drives the engine
  * (caller-runs), so that no more threads spin than there are cores, and yields while a large transfer is in
- * flight (it moves only while someone calls MPI), except on an oversubscribed node where every such transfer is a
- * send whose receiver rings back ({@link #awaitsRingBack}). It also switches Open MPI's idle yield with the pace of
+ * flight (it moves only while someone calls MPI). It also switches Open MPI's idle yield with the pace of
  * messages ({@link ProgressEngine#adaptOpenMpiIdleYield}).
  *
  * <p>{@link #wakeUp} and {@link #stop} from any thread; the rest runs on the thread itself.
@@ -109,7 +108,7 @@ final class EngineThread {
             }
             stats.idleFrom(System.nanoTime());
             boolean waiters = callers.parkedWaiters.get() > 0;
-            if (requests.busy() > 0 && !awaitsRingBack()) {
+            if (requests.busy() > 0) {
                 Thread.yield(); // a large transfer is in flight: keep it moving
                 continue;
             }
@@ -158,8 +157,8 @@ final class EngineThread {
                 work = engine.doWork();
                 // One announced and not yet received is on its way (MPI has not shown it yet): not quiet.
                 outstanding = new IdleStrategy.Outstanding(requests.isEmpty(), requests.onlyEagerSends(),
-                        requests.busy() > 0 && awaitsRingBack(), doorbells.allAnnouncedArrived(), router.anyPaused(),
-                        callers.sendWaiters.get() > 0, engine.lastActiveNanos());
+                        doorbells.allAnnouncedArrived(), router.anyPaused(), callers.sendWaiters.get() > 0,
+                        engine.lastActiveNanos());
             } finally {
                 lock.unlock();
             }
@@ -169,7 +168,7 @@ final class EngineThread {
             return work > 0;
         }
         if (outstanding == null) { // someone else drives: only the backoff's park
-            outstanding = new IdleStrategy.Outstanding(false, false, false, false, false, true, 0);
+            outstanding = new IdleStrategy.Outstanding(false, false, false, false, true, 0);
         }
         idle.everyRankRings(doorbells.coversAll());
         long nanos = idle.sleepNanos(park, outstanding, System.nanoTime());
@@ -182,15 +181,6 @@ final class EngineThread {
             engine.longSleepRanOut();
         }
         return rung;
-    }
-
-    /**
-     * Whether the large transfers in flight can be left to a doorbell sleep: on a node with more ranks than cores
-     * (where calling MPI in a loop only takes the core from the receiver) when each is a send whose receiver rings
-     * back once it has the data. Else the thread keeps calling MPI, yielding between passes.
-     */
-    private boolean awaitsRingBack() {
-        return idle.parksAtOnce() && doorbells.enabled() && requests.largeTransfersRingBack();
     }
 
     /** Open MPI's idle yield on while messages come in quick succession, off while they come rarely. */

@@ -18,8 +18,7 @@ import java.util.concurrent.TimeUnit;
  * nothing can arrive unannounced: no request outstanding, every announced message seen, no source paused, every
  * rank able to ring, and settled ({@link EngineOptions#settleNanos()} since the last work). With only eager sends
  * outstanding and nobody waiting for them it is 1 ms doubling up to the long sleep (their data is on its way;
- * only buffers wait). With large sends outstanding whose receivers ring back when they have the data, and nothing
- * announced unseen, it is the park cap. Otherwise it is the backoff's park.
+ * only buffers wait). Otherwise it is the backoff's park.
  *
  * <p>Used by the engine thread only.
  */
@@ -33,14 +32,13 @@ final class IdleStrategy {
      *
      * @param requestsEmpty       no MPI request is outstanding
      * @param onlyEagerSends      every outstanding request is an eager send
-     * @param ringBackAwaited     large sends are outstanding whose receivers ring back when they have the data
      * @param allAnnouncedSeen    every message a sender announced (rang for) has been received
      * @param anyPaused           some source is paused (its messages wait unmatched)
      * @param sendWaiters         threads wait for this rank's sends to complete
      * @param lastWorkNanos       when the engine last found work (or was rung)
      */
-    record Outstanding(boolean requestsEmpty, boolean onlyEagerSends, boolean ringBackAwaited, boolean allAnnouncedSeen,
-                       boolean anyPaused, boolean sendWaiters, long lastWorkNanos) {
+    record Outstanding(boolean requestsEmpty, boolean onlyEagerSends, boolean allAnnouncedSeen, boolean anyPaused,
+                       boolean sendWaiters, long lastWorkNanos) {
     }
 
     static final long INITIAL_SPELL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -141,10 +139,6 @@ final class IdleStrategy {
         lastSleepLong = o.requestsEmpty() && inbound && settled && everyRankRings;
         if (lastSleepLong) {
             return Math.max(park, longSleepNanos);
-        }
-        if (o.ringBackAwaited() && inbound) {
-            // The receivers ring when they have the data: no need to wake before (the cap is a safety net).
-            return Math.max(park, options.maxParkNanos());
         }
         if (inbound && o.onlyEagerSends() && !o.sendWaiters() && settled && everyRankRings) {
             long sleep = Math.max(park, eagerSendParkNanos);

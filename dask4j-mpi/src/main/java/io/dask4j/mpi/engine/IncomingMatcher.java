@@ -131,25 +131,14 @@ final class IncomingMatcher {
             }, false);
         }
         MemorySegment buffer = target.buffer();
-        // The sender of a large message waits for its MPI to see that we took the data; on a node with more ranks
-        // than cores its engine sleeps on its doorbell meanwhile rather than calling MPI in a loop (which cost
-        // thousands of sched_yield context switches a second on the scheduler rank), so we ring it: once the
-        // receive is posted (Open MPI's single-copy get has usually run inside it and acknowledged already) and
-        // once it completes. A ring to an engine that is awake costs a fence and a load.
         if (target.blocking()) {
             mpi.check(buffer.isNative()
                     ? mpi.mrecvBlocking(buffer, bytes, byteType, message, abi.statusIgnore())
                     : mpi.mrecvHeap(buffer, bytes, byteType, message, abi.statusIgnore()), "MPI_Mrecv");
-            doorbells.ring(source);
             target.completion().onComplete(Mpi.SUCCESS);
             return;
         }
         mpi.check(mpi.imrecv(buffer, bytes, byteType, message, requests.nextSlot()), "MPI_Imrecv");
-        Completion received = target.completion();
-        requests.add(rc -> {
-            doorbells.ring(source);
-            received.onComplete(rc);
-        }, true, true);
-        doorbells.ring(source);
+        requests.add(target.completion(), true, true);
     }
 }

@@ -189,7 +189,7 @@ public final class ProgressEngine implements AutoCloseable {
         long bytes = buf.byteSize();
         int rc = mpi.isend(buf, Math.toIntExact(bytes), byteType, dest, tag, comm, requests.nextSlot());
         if (rc == Mpi.SUCCESS) {
-            requests.addSend(completion, bytes > options.eagerBytes(), doorbells.canRing(dest));
+            requests.addSend(completion, bytes > options.eagerBytes());
             stats.sent(bytes);
             doorbells.announce(dest);
         }

@@ -14,8 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * The outstanding MPI requests of a {@link ProgressEngine}: their handles packed in native memory as
  * {@code MPI_Testsome} wants them, with the {@link Completion} of each (which keeps the request's buffer
  * reachable until it completes), whether it is a receive, and whether it is a transfer larger than eager
- * (those move only while someone calls MPI, so the engine keeps driving while any is in flight, unless each is a
- * send whose receiver rings back: {@link #largeTransfersRingBack}), and whether
+ * (those move only while someone calls MPI, so the engine keeps driving while any is in flight), and whether
  * it is an eager send (its data is already on its way: see {@link #onlyEagerSends}).
  *
  * <p>Used only by the thread driving the engine (under its lock); {@link #busy()}, {@link #sends()} and
@@ -33,13 +32,9 @@ final class RequestTable {
     private boolean[] large;
     private boolean[] receive;
     private boolean[] eager;
-    /** Large transfers that progress only while this rank calls MPI (its large receives, large sends to ranks
-     *  that cannot ring it back when they have taken the data). */
-    private boolean[] drivenHere;
     private int active;
     private int eagerSends;
     private volatile int busy;
-    private volatile int drivenHereCount;
     private volatile int receives;
 
     RequestTable(PointToPoint mpi, Arena arena) {
@@ -51,7 +46,6 @@ final class RequestTable {
         this.large = new boolean[64];
         this.receive = new boolean[64];
         this.eager = new boolean[64];
-        this.drivenHere = new boolean[64];
         this.requests = arena.allocate(abi.handleBytes() * 64L, 8);
         this.indices = arena.allocate(JAVA_INT.byteSize() * 64, 4);
     }
@@ -59,14 +53,6 @@ final class RequestTable {
     /** Requests of large transfers in flight: while any is, someone must keep calling MPI. */
     int busy() {
         return busy;
-    }
-
-    /**
-     * Whether every large transfer in flight is a send whose receiver rings this rank's doorbell once it has taken
-     * the data ({@link IncomingMatcher}): the engine may then sleep until that ring instead of calling MPI in a loop.
-     */
-    boolean largeTransfersRingBack() {
-        return drivenHereCount == 0;
     }
 
     int sends() {
@@ -97,17 +83,10 @@ final class RequestTable {
         return requests.asSlice((long) active * abi.handleBytes(), abi.handleBytes());
     }
 
-    /**
-     * Tracks the send just written into {@link #nextSlot()}: a large transfer, or an eager send. {@code ringsBack}:
-     * the receiver rings this rank's doorbell once it has taken a large send's data.
-     */
-    void addSend(Completion completion, boolean isLarge, boolean ringsBack) {
+    /** Tracks the send just written into {@link #nextSlot()}: a large transfer, or an eager send. */
+    void addSend(Completion completion, boolean isLarge) {
         if (isLarge) {
             add(completion, true, false);
-            if (ringsBack) {
-                drivenHere[active - 1] = false;
-                drivenHereCount--;
-            }
         } else {
             addEagerSend(completion);
         }
@@ -128,8 +107,6 @@ final class RequestTable {
         active++;
         if (isLarge) {
             busy++;
-            drivenHere[active - 1] = true;
-            drivenHereCount++;
         }
         if (isReceive) {
             receives++;
@@ -168,7 +145,6 @@ final class RequestTable {
         }
         active = 0;
         busy = 0;
-        drivenHereCount = 0;
         receives = 0;
         eagerSends = 0;
     }
@@ -178,10 +154,6 @@ final class RequestTable {
         if (large[index]) {
             large[index] = false;
             busy--;
-        }
-        if (drivenHere[index]) {
-            drivenHere[index] = false;
-            drivenHereCount--;
         }
         if (receive[index]) {
             receive[index] = false;
@@ -208,8 +180,6 @@ final class RequestTable {
                     receive[i] = false;
                     eager[kept] = eager[i];
                     eager[i] = false;
-                    drivenHere[kept] = drivenHere[i];
-                    drivenHere[i] = false;
                 }
                 kept++;
             }
@@ -230,6 +200,5 @@ final class RequestTable {
         large = Arrays.copyOf(large, capacity);
         receive = Arrays.copyOf(receive, capacity);
         eager = Arrays.copyOf(eager, capacity);
-        drivenHere = Arrays.copyOf(drivenHere, capacity);
     }
 }

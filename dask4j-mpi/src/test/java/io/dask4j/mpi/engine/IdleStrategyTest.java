@@ -70,9 +70,9 @@ class IdleStrategyTest {
         IdleStrategy idle = new IdleStrategy(OVERSUBSCRIBED, true, 0);
         assertThat(idle.sleepNanos(1_000, quiet(settled), now)).isEqualTo(50 * MS);
         // an announced message not seen yet, a request outstanding, or a paused source: only the backoff's park
-        assertThat(idle.sleepNanos(1_000, new Outstanding(true, false, false, false, false, false, settled), now)).isEqualTo(1_000);
-        assertThat(idle.sleepNanos(1_000, new Outstanding(false, false, false, true, false, false, settled), now)).isEqualTo(1_000);
-        assertThat(idle.sleepNanos(1_000, new Outstanding(true, false, false, true, true, false, settled), now)).isEqualTo(1_000);
+        assertThat(idle.sleepNanos(1_000, new Outstanding(true, false, false, false, false, settled), now)).isEqualTo(1_000);
+        assertThat(idle.sleepNanos(1_000, new Outstanding(false, false, true, false, false, settled), now)).isEqualTo(1_000);
+        assertThat(idle.sleepNanos(1_000, new Outstanding(true, false, true, true, false, settled), now)).isEqualTo(1_000);
         // a rank that cannot ring us could send without a ring
         assertThat(new IdleStrategy(OVERSUBSCRIBED, false, 0).sleepNanos(1_000, quiet(settled), now)).isEqualTo(1_000);
     }
@@ -105,30 +105,13 @@ class IdleStrategyTest {
     void onlyEagerSendsOutstandingSleep1msDoublingUnlessSomeoneWaitsForThem() {
         IdleStrategy idle = new IdleStrategy(OVERSUBSCRIBED, true, 0);
         long now = 100 * MS;
-        Outstanding eager = new Outstanding(false, true, false, true, false, false, 0);
+        Outstanding eager = new Outstanding(false, true, true, false, false, 0);
         assertThat(idle.sleepNanos(1_000, eager, now)).isEqualTo(MS);
         assertThat(idle.sleepNanos(1_000, eager, now)).isEqualTo(2 * MS);
         assertThat(idle.sleepNanos(1_000, eager, now)).isEqualTo(4 * MS);
-        assertThat(idle.sleepNanos(1_000, new Outstanding(false, true, false, true, false, true, 0), now)).isEqualTo(1_000);
+        assertThat(idle.sleepNanos(1_000, new Outstanding(false, true, true, false, true, 0), now)).isEqualTo(1_000);
         idle.onWork(now);
         assertThat(idle.sleepNanos(1_000, eager, now)).isEqualTo(MS);
-    }
-
-    @Test
-    void largeSendsWhoseReceiversRingBackSleepTheParkCapUnlessAnAnnouncedMessageIsUnseen() {
-        IdleStrategy idle = new IdleStrategy(OVERSUBSCRIBED, true, 0);
-        long now = 100 * MS;
-        Outstanding ringBack = new Outstanding(false, false, true, true, false, true, now);
-        assertThat(idle.sleepNanos(1_000, ringBack, now)).isEqualTo(OVERSUBSCRIBED.maxParkNanos());
-        // a park already longer than the cap is kept
-        assertThat(idle.sleepNanos(5 * OVERSUBSCRIBED.maxParkNanos(), ringBack, now))
-                .isEqualTo(5 * OVERSUBSCRIBED.maxParkNanos());
-        // without ring-back the same state sleeps only the backoff's park
-        assertThat(idle.sleepNanos(1_000, new Outstanding(false, false, false, true, false, true, now), now)).isEqualTo(1_000);
-        // a message announced and not yet seen may need a few polls to show: short parks
-        assertThat(idle.sleepNanos(1_000, new Outstanding(false, false, true, false, false, true, now), now)).isEqualTo(1_000);
-        // a paused source: short parks as well
-        assertThat(idle.sleepNanos(1_000, new Outstanding(false, false, true, true, true, true, now), now)).isEqualTo(1_000);
     }
 
     @Test
@@ -151,6 +134,6 @@ class IdleStrategyTest {
     }
 
     private static Outstanding quiet(long lastWork) {
-        return new Outstanding(true, false, false, true, false, false, lastWork);
+        return new Outstanding(true, false, true, false, false, lastWork);
     }
 }

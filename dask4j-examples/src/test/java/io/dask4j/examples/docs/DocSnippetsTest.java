@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DocSnippetsTest {
 
-    private static final List<String> JDK_PACKAGES = List.of("java.util", "java.util.concurrent", "java.nio.file",
-            "java.time", "java.io", "java.lang.foreign");
+    private static final List<String> JDK_PACKAGES = List.of("java.util", "java.util.concurrent", "java.util.stream",
+            "java.nio.file", "java.time", "java.io", "java.lang.foreign");
 
     private static Path repositoryRoot() {
         Path root = Path.of("").toAbsolutePath().getParent();

@@ -22,7 +22,8 @@ import java.util.concurrent.Callable;
  * and writes the scheduler file once it listens (replacing a stale one); every other rank runs a worker
  * that talks MPI to the scheduler and its peers (and listens on TCP too, for outside clients). With
  * {@code --no-scheduler} every rank is a worker joining the running scheduler named by the file (over
- * TCP). The job runs until mpirun gets SIGTERM or Ctrl-C; each rank logs to {@code logs/rank-<r>.log}.
+ * TCP). With TLS key material ({@code --tls-*} as for {@code scheduler}, or {@code DASK4J_TLS_*}) those TCP
+ * listeners are {@code tls://}. The job runs until mpirun gets SIGTERM or Ctrl-C; each rank logs to {@code logs/rank-<r>.log}.
  * The scheduler rank serves the web dashboard (127.0.0.1:8787 by default, a free port if taken; {@code
  * --dashboard-address}, {@code --no-dashboard}) and prints its addresses, the dashboard URL and the logs'
  * location on standard error.
@@ -92,6 +93,10 @@ public final class MpiCommand implements Callable<Integer> {
     @Option(names = "--no-dashboard", description = "Do not serve the web dashboard.")
     boolean noDashboard;
 
+    /** TLS key material: with it every socket listener of the job (outside clients, between hosts) is tls://. */
+    @CommandLine.Mixin
+    TlsFlags tls = new TlsFlags();
+
     /**
      * Runs the command on its own (without {@code ./dask4j}'s main), e.g. {@code CLASSPATH=CP mpirun -x CLASSPATH
      * -np 4 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED io.dask4j.cli.MpiCommand ...} (a JDK 25's java;
@@ -124,6 +129,7 @@ public final class MpiCommand implements Callable<Integer> {
                 .withTcpListener(true, schedulerPort)
                 .withSchedulerFile(schedulerFile)
                 .withDashboard(dashboard);
+        options = options.withComm(tls.apply(options.comm(), System.getenv()));
         if (insecureNoAuth) {
             options = options.withComm(options.comm().withInsecureNoAuth(true));
         }

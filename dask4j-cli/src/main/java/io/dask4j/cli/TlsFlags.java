@@ -3,14 +3,16 @@ package io.dask4j.cli;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.TlsEnvironment;
 import io.dask4j.comm.TlsOptions;
+import io.dask4j.comm.config.Setting;
 import io.dask4j.comm.config.Settings;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --tls-*} options of {@code scheduler} and {@code worker} (a picocli mixin): where the key material is,
+ * The {@code --tls-*} options of {@code scheduler}, {@code worker} and {@code mpi} (a picocli mixin): where the key material is,
  * and how strict TLS is. They override the {@code DASK4J_TLS_*} variables ({@link TlsEnvironment}); passwords come only from the environment
  * ({@code DASK4J_TLS_KEYSTORE_PASSWORD}, {@code DASK4J_TLS_TRUSTSTORE_PASSWORD}), never from a command line
  * that every user of the host can read. Filled in by picocli, then read once by the command's thread.
@@ -52,24 +54,17 @@ public final class TlsFlags {
      * @throws io.dask4j.comm.TlsException if the files cannot be loaded
      */
     CommOptions apply(CommOptions base, Map<String, String> env) {
-        boolean filesGiven = keyStore != null || trustStore != null || certificate != null || privateKey != null
-                || caBundle != null;
-        Map<String, String> settings = filesGiven ? TlsEnvironment.withoutFiles(env) : new HashMap<>(env);
-        TlsEnvironment.put(settings, Settings.TLS_KEYSTORE, keyStore);
-        TlsEnvironment.put(settings, Settings.TLS_TRUSTSTORE, trustStore);
-        TlsEnvironment.put(settings, Settings.TLS_CERT, certificate);
-        TlsEnvironment.put(settings, Settings.TLS_KEY, privateKey);
-        TlsEnvironment.put(settings, Settings.TLS_CA, caBundle);
-        if (mutual) {
-            TlsEnvironment.put(settings, Settings.TLS_MUTUAL, true);
-        }
-        if (noHostnameCheck) {
-            TlsEnvironment.put(settings, Settings.TLS_VERIFY_HOSTNAME, false);
-        }
-        if (noSecret) {
-            TlsEnvironment.put(settings, Settings.TLS_SECRET_HANDSHAKE, false);
-        }
-        TlsOptions tls = TlsEnvironment.read(settings);
+        Map<Setting, Object> given = new LinkedHashMap<>();
+        given.put(Settings.TLS_KEYSTORE, keyStore);
+        given.put(Settings.TLS_TRUSTSTORE, trustStore);
+        given.put(Settings.TLS_CERT, certificate);
+        given.put(Settings.TLS_KEY, privateKey);
+        given.put(Settings.TLS_CA, caBundle);
+        given.put(Settings.TLS_MUTUAL, mutual ? true : null);
+        given.put(Settings.TLS_VERIFY_HOSTNAME, noHostnameCheck ? false : null);
+        given.put(Settings.TLS_SECRET_HANDSHAKE, noSecret ? false : null);
+        given.values().removeIf(Objects::isNull);
+        TlsOptions tls = TlsEnvironment.read(env, given);
         if (tls == null && (mutual || noHostnameCheck || noSecret)) {
             throw new IllegalArgumentException("--tls-mutual, --tls-no-hostname-check and --tls-no-secret need key "
                     + "material: --tls-keystore/--tls-truststore or --tls-cert/--tls-key/--tls-ca-file");

@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,17 @@ class MainTest {
      * (not of a class's own name), exit code 2, no stack trace. Before, each of these printed a stack trace and
      * exited with 1, or hung ({@code bench tasks --workers 0}).
      */
+    @Test
+    void theMpiCommandTakesTheTlsOptionsOfTheScheduler() {
+        Run mpi = run("mpi", "--help");
+        Run scheduler = run("scheduler", "--help");
+        for (String option : List.of("--tls-keystore", "--tls-truststore", "--tls-cert", "--tls-key", "--tls-ca-file",
+                "--tls-mutual", "--tls-no-hostname-check", "--tls-no-secret")) {
+            assertThat(scheduler.out()).contains(option);
+            assertThat(mpi.out()).as(option).contains(option);
+        }
+    }
+
     @ParameterizedTest
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @CsvSource(delimiter = '|', textBlock = """

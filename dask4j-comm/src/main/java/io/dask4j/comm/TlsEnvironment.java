@@ -58,6 +58,20 @@ public final class TlsEnvironment {
                 .withSecretHandshake(Settings.TLS_SECRET_HANDSHAKE.booleanValue(source, true));
     }
 
+    /**
+     * The TLS options of a command: those {@code env} describes, with {@code given} (settings from the command line:
+     * paths, flags) in their place. Files given replace every file {@code env} names, so key stores and PEM files from
+     * the two are never mixed; passwords still come from {@code env}. Null if neither names key material.
+     *
+     * @throws TlsException if the files cannot be loaded; IllegalArgumentException as {@link #read(Map)}
+     */
+    public static TlsOptions read(Map<String, String> env, Map<Setting, ?> given) {
+        boolean filesGiven = given.keySet().stream().anyMatch(FILES::contains);
+        Map<String, String> settings = filesGiven ? withoutFiles(env) : new LinkedHashMap<>(env);
+        given.forEach((setting, value) -> put(settings, setting, value));
+        return read(settings);
+    }
+
     /** {@code env} without the variables that name key material: for files given another way that replace them. */
     public static Map<String, String> withoutFiles(Map<String, String> env) {
         Map<String, String> rest = new LinkedHashMap<>(env);

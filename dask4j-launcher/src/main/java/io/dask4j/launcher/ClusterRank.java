@@ -159,7 +159,7 @@ final class ClusterRank {
     /** The scheduler's address for comms inside the job (mpi:// under the mpi protocol). */
     Address schedulerAddress() {
         if (!layout.hasScheduler()) {
-            return schedulerAddresses.stream().filter(a -> a.scheme().equals("tcp")).findFirst().orElseThrow();
+            return schedulerAddresses.stream().filter(a -> RankListeners.isSocket(a.scheme())).findFirst().orElseThrow();
         }
         return schedulerAddresses.getFirst();
     }
@@ -295,8 +295,8 @@ final class ClusterRank {
         started[0] = scheduler;
         List<Address> addresses = scheduler.addresses().stream().filter(a -> !a.scheme().equals("inproc")).toList();
         if (file != null) {
-            List<Address> outsideFirst = new ArrayList<>(addresses.stream().filter(a -> a.scheme().equals("tcp")).toList());
-            addresses.stream().filter(a -> !a.scheme().equals("tcp")).forEach(outsideFirst::add);
+            List<Address> outsideFirst = new ArrayList<>(addresses.stream().filter(a -> RankListeners.isSocket(a.scheme())).toList());
+            addresses.stream().filter(a -> !RankListeners.isSocket(a.scheme())).forEach(outsideFirst::add);
             SchedulerFiles.write(file, outsideFirst, runId, mpi.size(), scheduler.config().options().secretText());
             LOG.info("wrote the scheduler file {} (run {})", file.toAbsolutePath(), runId);
         }
@@ -311,7 +311,7 @@ final class ClusterRank {
         SchedulerFiles.Content content = SchedulerFiles.read(options.schedulerFile(), options.startTimeout());
         String runId = content.runId().isEmpty() ? "external" : content.runId();
         byte[] secret = content.secret() != null ? content.secret().getBytes(StandardCharsets.UTF_8) : options.comm().secret();
-        return "OK " + runId + " " + secretField(secret) + " " + content.tcpAddress();
+        return "OK " + runId + " " + secretField(secret) + " " + content.socketAddress();
     }
 
     private static String secretField(byte[] secret) {

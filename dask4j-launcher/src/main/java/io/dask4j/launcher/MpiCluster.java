@@ -146,7 +146,7 @@ public final class MpiCluster {
         return rank.layout.roles(rank.rank);
     }
 
-    /** Where the scheduler listens (its mpi:// or tcp:// address first, then a tcp:// one for outside clients). */
+    /** Where the scheduler listens (its mpi:// or tcp:// address first, then a tcp:// one, or tls:// with TLS options, for outside clients). */
     public static List<Address> schedulerAddresses() {
         return current().cluster().schedulerAddresses;
     }

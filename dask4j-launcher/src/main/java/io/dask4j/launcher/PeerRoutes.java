@@ -42,14 +42,15 @@ final class PeerRoutes implements AddressRoutes {
 
     /**
      * The address to dial for an endpoint on {@code peerHost} that listens on {@code addresses}, from a rank on
-     * {@code host}: its mpi address on the same host, else its tcp address, else its first.
+     * {@code host}: its mpi address on the same host, else its tcp (or tls) address, else its first.
      */
     static Address choose(String host, String peerHost, List<Address> addresses) {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException("an endpoint without addresses");
         }
-        String wanted = host.equals(peerHost) ? "mpi" : "tcp";
-        return addresses.stream().filter(a -> a.scheme().equals(wanted)).findFirst().orElse(addresses.getFirst());
+        boolean sameHost = host.equals(peerHost);
+        return addresses.stream().filter(a -> sameHost ? a.scheme().equals("mpi") : RankListeners.isSocket(a.scheme()))
+                .findFirst().orElse(addresses.getFirst());
     }
 
     /** Learns an endpoint of {@code rank} that listens on {@code addresses}: each of them routes to the chosen one. */

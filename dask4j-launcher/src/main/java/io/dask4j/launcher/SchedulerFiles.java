@@ -29,9 +29,9 @@ public final class SchedulerFiles {
 
     /** What a scheduler file says; {@code secret} is the cluster's, or null when it runs without authentication. */
     public record Content(List<Address> addresses, String runId, long pid, String secret) {
-        /** The first {@code tcp://} address, or the first address if none is tcp. */
-        public Address tcpAddress() {
-            return addresses.stream().filter(a -> a.scheme().equals("tcp")).findFirst().orElse(addresses.getFirst());
+        /** The first {@code tcp://} or {@code tls://} address (reachable from other hosts), or the first address if none is. */
+        public Address socketAddress() {
+            return addresses.stream().filter(a -> RankListeners.isSocket(a.scheme())).findFirst().orElse(addresses.getFirst());
         }
     }
 

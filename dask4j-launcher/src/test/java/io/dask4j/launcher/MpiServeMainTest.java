@@ -1,6 +1,8 @@
 package io.dask4j.launcher;
 
+import io.dask4j.comm.SelfSignedTls;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -32,6 +34,22 @@ class MpiServeMainTest {
 
         assertThat(o.layout(2).workerRanks()).containsExactly(0, 1);
         assertThatThrownBy(() -> MpiServeMain.parse(List.of("--no-scheduler"))).hasMessageContaining("--scheduler-file");
+    }
+
+    @Test
+    void tlsFlagsGiveTheJobTlsOptionsAndItsSocketListenersTls(@TempDir Path dir) {
+        SelfSignedTls certificate = SelfSignedTls.create(dir);
+        MpiClusterOptions o = MpiServeMain.parse(List.of("--tls-cert", certificate.certificate().toString(), "--tls-key",
+                certificate.privateKey().toString(), "--tls-ca-file", certificate.certificate().toString(), "--tls-mutual",
+                "--tls-no-hostname-check", "--scheduler-port", "0"));
+
+        assertThat(o.comm().tls().material()).isEqualTo(certificate.pemFiles());
+        assertThat(o.comm().tls().mutualAuth()).isTrue();
+        assertThat(o.comm().tls().verifyHostname()).isFalse();
+        assertThat(RankListeners.of(o, List.of("n1", "n2")).scheduler(0, "10.0.0.11", 8786))
+                .extracting(a -> a.scheme()).containsExactly("mpi", "tls");
+        assertThat(MpiServeMain.parse(List.of()).comm().tls()).as("no TLS without key material").isNull();
+        assertThatThrownBy(() -> MpiServeMain.parse(List.of("--tls-mutual"))).hasMessageContaining("need key material");
     }
 
     @Test

@@ -39,6 +39,13 @@ class PeerRoutesTest {
     }
 
     @Test
+    void aPeerOnAnotherHostListeningOnTlsIsDialedOverTls() {
+        List<Address> tlsWorker = List.of(Address.mpi(3), Address.tls("10.0.0.12", 41003));
+        assertThat(PeerRoutes.choose("n1", "n2", tlsWorker)).isEqualTo(Address.tls("10.0.0.12", 41003));
+        assertThat(PeerRoutes.choose("n2", "n2", tlsWorker)).isEqualTo(Address.mpi(3));
+    }
+
+    @Test
     void anEndpointWithoutTheChosenTransportIsDialedOverTheOneItHas() {
         // a worker sharing the scheduler's rank listens on tcp only: tcp even from its own host
         assertThat(PeerRoutes.choose("n1", "n1", List.of(Address.tcp("10.0.0.11", 42000)))).isEqualTo(Address.tcp("10.0.0.11", 42000));

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Where the scheduler and workers of an MPI job listen, by protocol and hosts. */
 class RankListenersTest {
@@ -53,5 +54,17 @@ class RankListenersTest {
         RankLayout shared = new RankLayout(3, 0, RankLayout.NONE, false);
         assertThat(served.worker(shared, 0, HOST)).containsExactly(Address.tcp(HOST, 0));
         assertThat(served.worker(shared, 1, HOST)).containsExactly(Address.mpi(1), Address.tcp(HOST, 0));
+    }
+
+    @Test
+    void withTlsEverySocketListenerIsTlsAndMpiStaysMpi() {
+        List<String> twoHosts = List.of("n1", "n1", "n1", "n2", "n2");
+        RankListeners auto = new RankListeners(MpiProtocol.AUTO, true, true, "tls");
+        assertThat(auto.scheduler(0, HOST, 8786)).containsExactly(Address.mpi(0), Address.tls(HOST, 8786));
+        assertThat(auto.worker(LAYOUT, 3, HOST)).containsExactly(Address.mpi(3), Address.tls(HOST, 0));
+        RankListeners tcp = new RankListeners(MpiProtocol.TCP, true, false, "tls");
+        assertThat(tcp.worker(LAYOUT, 3, HOST)).containsExactly(Address.tls(HOST, 0));
+        assertThat(of(MpiProtocol.TCP, twoHosts).socketScheme()).as("no TLS options: tcp").isEqualTo("tcp");
+        assertThatThrownBy(() -> new RankListeners(MpiProtocol.TCP, true, false, "udp")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -28,7 +28,7 @@ class SchedulerFilesTest {
 
         SchedulerFiles.Content content = SchedulerFiles.read(file, Duration.ofSeconds(1));
         assertThat(content.runId()).isEqualTo("run-2");
-        assertThat(content.tcpAddress()).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));
+        assertThat(content.socketAddress()).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));
         assertThat(content.pid()).isEqualTo(ProcessHandle.current().pid());
         assertThat(content.secret()).isEqualTo("the-jobs-secret-of-128-bits");
         assertThat(SchedulerFile.read(file, Duration.ofSeconds(1))).isEqualTo(Address.parse("tcp://127.0.0.1:8786"));

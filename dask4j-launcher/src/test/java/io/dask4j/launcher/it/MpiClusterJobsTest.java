@@ -1,5 +1,11 @@
 package io.dask4j.launcher.it;
 
+import io.dask4j.comm.Address;
+import io.dask4j.comm.AuthenticationException;
+import io.dask4j.comm.CommClosedException;
+import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.SelfSignedTls;
+import io.dask4j.comm.TlsOptions;
 import io.dask4j.launcher.MpiServeMain;
 import io.dask4j.launcher.SchedulerFiles;
 import io.dask4j.launcher.it.LauncherJob.Impl;
@@ -14,9 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Real mpirun jobs, under Open MPI and MPICH, of a user program calling MpiCluster.initialize and of the
@@ -207,7 +216,13 @@ class MpiClusterJobsTest {
         assertThat(content.runId()).isNotEqualTo("stale");
         assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("run " + content.runId());
         assertThat(content.addresses()).anyMatch(a -> a.toString().equals("mpi://0"));
-        try (Client client = Client.connect(file)) {   // the address and the cluster's secret
+        computeOnBothWorkersThenStop(job, () -> Client.connect(file));   // the address and the cluster's secret
+        assertThat(file).doesNotExist();
+    }
+
+    /** An outside client ({@code connect}) computes on the job's MPI workers 1 and 2; then SIGTERM ends every rank. */
+    private void computeOnBothWorkersThenStop(LauncherJob job, Supplier<Client> connect) throws Exception {
+        try (Client client = connect.get()) {
             assertThat(OutsideClientMain.compute(client)).isEqualTo("sum=338350 tree=338350 ranks=[1, 2]");
         }
         assertThat(Files.readString(dir.resolve("logs/rank-0.log"))).contains("worker mpi://1 registered")
@@ -216,8 +231,40 @@ class MpiClusterJobsTest {
         job.process.destroy();
         Result r = job.await(30);
         assertThat(r.exitCode()).as(r.output()).isNotEqualTo(-999);
-        assertThat(file).doesNotExist();
         assertThat(LauncherJob.survivors(dir.resolve("logs"), 3)).isEmpty();
+    }
+
+    /**
+     * dask4j mpi with TLS key material (PEM files, mutual TLS): the scheduler file names only tls:// and mpi://
+     * addresses; an outside client with the certificate and the file's secret computes (its results fetched from the
+     * workers' tls listeners); a plaintext client and a TLS client without the secret are refused, and the cluster
+     * keeps serving.
+     */
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void withTlsKeyMaterialOutsideClientsComputeOverTlsAndOthersAreRefused(Impl impl) throws Exception {
+        LauncherJob.assumeInstalled(impl);
+        SelfSignedTls certificate = SelfSignedTls.create(dir.resolve("certificate"));
+        Path file = dir.resolve("scheduler.json");
+        LauncherJob job = LauncherJob.start(impl, 3, dir, MpiServeMain.class, "--scheduler-file", file.toString(),
+                "--log-dir", dir.resolve("logs").toString(), "--tls-cert", certificate.certificate().toString(),
+                "--tls-key", certificate.privateKey().toString(), "--tls-ca-file", certificate.certificate().toString(),
+                "--tls-mutual");
+        assertThat(job.awaitText(dir.resolve("logs/rank-0.log"), "cluster running", JOB_SECONDS)).as(job.output()).isTrue();
+
+        SchedulerFiles.Content content = SchedulerFiles.read(file, Duration.ofSeconds(5));
+        Address outside = content.addresses().getFirst();
+        assertThat(outside.scheme()).isEqualTo("tls");
+        assertThat(content.addresses()).extracting(Address::scheme).containsOnly("tls", "mpi");
+        CommOptions withSecret = CommOptions.fromEnvironment(Map.of("DASK4J_SECRET", content.secret()));
+        TlsOptions tls = TlsOptions.of(certificate.pemFiles()).withMutualAuth(true);
+
+        Address plain = Address.tcp(outside.host(), outside.port());
+        assertThatThrownBy(() -> Client.connect(plain, withSecret)).isInstanceOf(CommClosedException.class)
+                .hasMessageContaining("tls://");
+        assertThatThrownBy(() -> Client.connect(outside, CommOptions.fromEnvironment(Map.of()).withTls(tls)))
+                .isInstanceOf(AuthenticationException.class);
+        computeOnBothWorkersThenStop(job, () -> Client.connect(outside, withSecret.withTls(tls)));
     }
 
     /** dask4j mpi --no-scheduler: a second job's workers join over TCP and stop (exit 0) when the scheduler goes. */

@@ -227,7 +227,9 @@ final class Gatherer {
         try {
             Message reply = pool.call(worker, Codec.dataMessage(Ops.PUT_DATA, Map.of("keys", keys), wrapped));
             if (!reply.op().equals(Ops.OK)) {
-                throw new IllegalStateException("worker " + worker + " refused scattered data: " + reply.fields());
+                throw new DataRefusedException(worker, reply.has("type") ? reply.getString("type") : "",
+                        reply.has("class") ? reply.getString("class") : null,
+                        reply.has("message") ? reply.getString("message") : String.valueOf(reply.fields()));
             }
             return reply.getList("nbytes");
         } catch (InterruptedException e) {

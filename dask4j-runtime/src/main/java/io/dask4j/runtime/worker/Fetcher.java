@@ -3,16 +3,19 @@ package io.dask4j.runtime.worker;
 import io.dask4j.comm.serialize.SerializationException;
 import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Message;
+import io.dask4j.comm.RateLimitedLog;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ConnectionPool;
 import io.dask4j.runtime.protocol.Ops;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fetches task inputs straight from the workers holding them (never through the scheduler). Keys are
@@ -26,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * own virtual thread.
  */
 final class Fetcher {
+    /** Values this worker may not build, fetched from a peer: WARN, at most 10 per 10 s. */
+    private static final RateLimitedLog REFUSED = new RateLimitedLog(LoggerFactory.getLogger(Fetcher.class), 10,
+            Duration.ofSeconds(10));
     static final int MAX_KEYS = 2000;
 
     private final ConnectionPool pool;
@@ -114,6 +120,7 @@ final class Fetcher {
             // The values came but cannot be built here (a class this worker does not allow): every copy would
             // fail alike, so the tasks waiting for them fail with the reason instead of asking elsewhere.
             refused = e;
+            REFUSED.warn("refused the values of {} fetched from {}: {}", keys, peer, e.getMessage());
         } catch (RuntimeException e) {
             pool.drop(peer);
             failed.addAll(keys);

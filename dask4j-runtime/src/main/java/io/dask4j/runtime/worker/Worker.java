@@ -1,8 +1,10 @@
 package io.dask4j.runtime.worker;
 
+import io.dask4j.comm.serialize.ClassNotAllowedException;
 import io.dask4j.comm.serialize.SerializationException;
 import io.dask4j.comm.serialize.Deserializer;
 import io.dask4j.comm.Address;
+import io.dask4j.comm.RateLimitedLog;
 import io.dask4j.comm.Comm;
 import io.dask4j.comm.CommException;
 import io.dask4j.comm.Comms;
@@ -24,8 +26,10 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +57,8 @@ import java.util.stream.Stream;
  */
 public final class Worker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    /** Values of classes this worker may not build, put or fetched by peers: WARN, at most 10 per 10 s. */
+    private static final RateLimitedLog REFUSED = new RateLimitedLog(LOG, 10, Duration.ofSeconds(10));
 
     /**
      * A get-data reply carries at most this many bytes of values (a single larger value goes alone); the
@@ -323,8 +329,11 @@ public final class Worker implements AutoCloseable {
             };
         } catch (ProtocolException | IllegalArgumentException | ClassCastException | SerializationException e) {
             // A value this worker may not build (ClassNotAllowedException) is the sender's error to hear about,
-            // not a reason to drop the connection.
-            reply = Message.of(Ops.ERROR, Map.of("message", String.valueOf(e.getMessage())));
+            // not a reason to drop the connection; the reply names the exception's type (and the refused class).
+            reply = errorReply(e);
+            if (e instanceof ClassNotAllowedException refused) {
+                REFUSED.warn("worker {} refused {} from {}: {}", id, m.op(), comm.peerAddress(), refused.getMessage());
+            }
         }
         try {
             comm.write(reply);
@@ -381,6 +390,20 @@ public final class Worker implements AutoCloseable {
             sizes.add(n);
         }
         return Message.of(Ops.OK, Map.of("nbytes", sizes));
+    }
+
+    /**
+     * The error answer to a request this worker refused: {@code message}, {@code type} (the exception's class name)
+     * and, for a value of a class it may not build, {@code class} (that class's name).
+     */
+    private static Message errorReply(RuntimeException e) {
+        Map<String, Object> fields = new HashMap<>();
+        fields.put("message", String.valueOf(e.getMessage()));
+        fields.put("type", e.getClass().getName());
+        if (e instanceof ClassNotAllowedException refused) {
+            fields.put("class", refused.className());
+        }
+        return Message.of(Ops.ERROR, fields);
     }
 
     /** Stops everything and deletes the local directory. Idempotent, any thread. */

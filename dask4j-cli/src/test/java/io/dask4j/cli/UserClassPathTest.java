@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 class UserClassPathTest {
 
     /**
-     * Package prefixes (as paths in a jar) of code only the benchmarks use: theirs, JMH, and XChart (the report's
+     * Package prefixes (as paths in a jar) of code only the benchmarks use: theirs, JMH, and JFreeChart and JFreeSVG (the report's
      * charts). Not HdrHistogram: Micrometer, which the runtime's metrics use, needs it for its percentiles.
      */
-    private static final List<String> BENCHMARK_PACKAGES = List.of("io/dask4j/bench/", "org/openjdk/jmh/", "org/knowm/xchart/");
+    private static final List<String> BENCHMARK_PACKAGES = List.of("io/dask4j/bench/", "org/openjdk/jmh/", "org/jfree/chart/", "org/jfree/svg/");
 
     private static List<Path> userClassPath() throws IOException {
         String text = Files.readString(Path.of("target", "user-classpath.txt")).strip();
@@ -53,7 +53,7 @@ class UserClassPathTest {
         List<Path> entries = userClassPath();
         assertThat(entries).isNotEmpty();
         for (Path entry : entries) {
-            assertThat(entry.toString()).as("class path entry").doesNotContain("dask4j-bench", "jmh", "xchart");
+            assertThat(entry.toString()).as("class path entry").doesNotContain("dask4j-bench", "jmh", "jfreechart", "org.jfree.svg");
             for (String cls : classesOf(entry)) {
                 assertThat(BENCHMARK_PACKAGES).as("%s in %s", cls, entry).noneMatch(cls::startsWith);
             }

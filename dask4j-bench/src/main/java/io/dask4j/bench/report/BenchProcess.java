@@ -18,20 +18,25 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one benchmark in a process of its own (a bench command's main class in a JVM like this one, or Python) and
- * returns the JSON objects it printed, one per line. Its whole output goes to {@code logs/<name>.log}. A run that
- * fails or times out adds a line to the report's list of failures, not an exception (the other benchmarks still
- * run), and the results it printed before it failed still count. Used by one thread.
+ * returns the JSON objects it printed, one per line. Its whole output goes to {@code logs/<name>.log}. Each run has a
+ * bound; one that fails or runs past it is killed and recorded as such (the other benchmarks still run), and the
+ * results it printed before it failed still count. Every run, ok or not, is kept in {@link #runs} for the report.
+ * Used by one thread.
  */
 final class BenchProcess {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path logs;
-    private final long timeoutSeconds;
-    final List<String> failures = new ArrayList<>();
+    final List<BenchRun> runs = new ArrayList<>();
 
-    BenchProcess(Path logs, long timeoutSeconds) throws IOException {
+    BenchProcess(Path logs) throws IOException {
         this.logs = Files.createDirectories(logs);
-        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    /** One line per run that did not end well, naming its log. */
+    List<String> failures() {
+        return runs.stream().filter(r -> !r.ok())
+                .map(r -> r.name() + ": " + r.outcome() + " (log: " + logs.resolve(r.name() + ".log") + ")").toList();
     }
 
     /** The JVM command line for {@code mainClass}: this JVM's java, class path and the options dask4j needs. */
@@ -47,26 +52,30 @@ final class BenchProcess {
                 System.getProperty("java.class.path"), mainClass.getName(), List.of(args));
     }
 
-    /** Runs {@code command}; the JSON objects of its output, or none if it failed. */
-    List<Map<String, Object>> run(String name, List<String> command) throws InterruptedException {
+    /** Runs {@code command} for at most {@code boundSeconds}; the JSON objects it printed, even if it failed. */
+    List<Map<String, Object>> run(String name, long boundSeconds, List<String> command) throws InterruptedException {
         Path log = logs.resolve(name + ".log");
-        System.err.println("bench report: " + name);
+        System.err.println("bench report: " + name + " (at most " + boundSeconds + " s)");
+        long start = System.nanoTime();
+        String outcome;
+        List<Map<String, Object>> results = List.of();
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            if (!p.waitFor(boundSeconds, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
-                failures.add(name + ": timed out after " + timeoutSeconds + " s (log: " + log + ")");
-            } else if (p.exitValue() != 0) {
-                failures.add(name + ": exit code " + p.exitValue() + " (log: " + log + ")");
+                outcome = "timed out after " + boundSeconds + " s";
+            } else {
+                outcome = p.exitValue() == 0 ? BenchRun.OK : "exit code " + p.exitValue();
             }
             // What a failed benchmark printed before it failed is still measured: it goes in, the failure is listed.
-            return parse(Files.readAllLines(log, StandardCharsets.UTF_8));
+            results = parse(Files.readAllLines(log, StandardCharsets.UTF_8));
         } catch (IOException e) {
-            failures.add(name + ": " + e.getMessage());
-            return List.of();
+            outcome = "could not start: " + e.getMessage();
         }
+        runs.add(new BenchRun(name, (System.nanoTime() - start) / 1e9, boundSeconds, outcome, results.size()));
+        return results;
     }
 
     @SuppressWarnings("unchecked")

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * What a report shows, gathered from the benchmarks' JSON: comm round trips by series (a transport, or the raw MPI
  * binding under one MPI) and size, task throughput and round-trip latency by backend, seed workload times by
- * backend (Python Dask among them when it ran). Filled by one thread, then read.
+ * backend (Python Dask among them when it ran), and notes for the reader (why a comparison is absent). Filled by
+ * one thread, then read.
  */
 final class ReportData {
     /** One message size of one comm series: median and p99 round trip, and bandwidth. */
@@ -25,6 +26,7 @@ final class ReportData {
     final List<CommRow> comm = new ArrayList<>();
     final List<TaskRow> tasks = new ArrayList<>();
     final List<SeedRow> seed = new ArrayList<>();
+    final List<String> notes = new ArrayList<>();
 
     void addComm(String series, List<Map<String, Object>> results) {
         for (Map<String, Object> r : results) {

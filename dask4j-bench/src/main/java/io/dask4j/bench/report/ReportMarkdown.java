@@ -3,17 +3,26 @@ package io.dask4j.bench.report;
 import java.util.List;
 import java.util.Locale;
 
-/** The report's Markdown: the machine, one table per benchmark family, the charts, and any benchmark that failed. */
+/**
+ * The report's Markdown: the machine, one table per benchmark family, the charts, every benchmark's run (time, bound,
+ * outcome, results kept), and the benchmarks that did not finish, whose missing figures the tables then lack.
+ */
 final class ReportMarkdown {
     private ReportMarkdown() {
     }
 
-    static String render(MachineInfo machine, ReportData data, List<String> charts, List<String> failures, boolean quick) {
+    static String render(MachineInfo machine, ReportData data, List<String> charts, List<BenchRun> runs,
+                         List<String> failures, boolean quick) {
         StringBuilder b = new StringBuilder("# dask4j benchmark report\n\n");
         if (quick) {
             b.append("A quick run (`--quick`): small sizes and few rounds, to check the report, not to measure.\n\n");
         }
         b.append("## Machine\n\n").append(machine.toMarkdown()).append('\n');
+        if (!failures.isEmpty()) {
+            b.append("**Incomplete:** ").append(failures.size()).append(failures.size() == 1 ? " benchmark" : " benchmarks")
+                    .append(" did not finish (listed at the end); the tables and charts lack what they did not measure.\n\n");
+        }
+        data.notes.forEach(n -> b.append(n).append("\n\n"));
         b.append("## Comm round trips\n\n| series | size (bytes) | latency median (us) | latency p99 (us) | bandwidth (GB/s) |\n");
         b.append("| --- | ---: | ---: | ---: | ---: |\n");
         for (ReportData.CommRow r : data.comm) {
@@ -32,8 +41,14 @@ final class ReportMarkdown {
         for (String c : charts) {
             b.append("![").append(c.replace(".svg", "")).append("](").append(c).append(")\n\n");
         }
+        b.append("## Runs\n\n| benchmark | seconds | bound (s) | outcome | results |\n| --- | ---: | ---: | --- | ---: |\n");
+        for (BenchRun r : runs) {
+            b.append(row(r.name(), String.format(Locale.ROOT, "%.0f", r.seconds()), Long.toString(r.boundSeconds()),
+                    r.outcome(), Integer.toString(r.results())));
+        }
         if (!failures.isEmpty()) {
-            b.append("## Benchmarks that did not finish\n\n");
+            b.append("\n## Benchmarks that did not finish\n\n");
+            b.append("What each printed before it stopped is in the tables above; the rest of it is missing.\n\n");
             failures.forEach(f -> b.append("- ").append(f).append('\n'));
         }
         return b.toString();
@@ -43,7 +58,8 @@ final class ReportMarkdown {
         return "| " + String.join(" | ", cells) + " |\n";
     }
 
-    private static String f(double v) {
+    /** A figure as the report writes it: whole above 100, else three significant digits; NaN (none) empty. */
+    static String f(double v) {
         if (Double.isNaN(v)) {
             return "";
         }

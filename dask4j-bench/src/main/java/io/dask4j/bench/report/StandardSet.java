@@ -8,6 +8,7 @@ import io.dask4j.jobs.seed.SeedBenchCommand;
 import io.dask4j.bench.tasks.TasksBenchCommand;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,32 +16,45 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The benchmarks a report runs, one after the other (never two at once: they would measure each other): comm round
- * trips by size over tcp and, under each installed MPI, over mpi with the raw binding beside it; {@code bench tasks}
- * (map throughput and round-trip latency) on inproc, tcp and mpi; the seed workload on the same backends and, when
- * Python Dask is installed, on Dask. {@code quick} keeps inproc only, with small sizes and few rounds.
+ * The benchmarks a report runs, one after the other (never two at once: they would measure each other), each with
+ * its section's bound ({@link Bounds}): comm round trips by size over tcp and, under each installed MPI, over mpi
+ * with the raw binding beside it (one job per size, so a size that gets stuck costs that size only); {@code bench
+ * tasks} (map throughput and round-trip latency) on inproc, tcp and mpi; the seed workload on the same backends and,
+ * when Python Dask is installed, on Dask. {@code quick} keeps inproc (and a small Dask seed), small sizes, few rounds.
  */
 final class StandardSet {
-    private static final String SIZES = "8,1KiB,64KiB,1MiB,16MiB";
+    private static final List<String> SIZES = List.of("8", "1KiB", "64KiB", "1MiB", "16MiB");
+    /** What the MPI comm job keeps for itself to report a stuck size and exit before the report's bound kills it. */
+    private static final long MPI_JOB_MARGIN_SECONDS = 30;
 
     private StandardSet() {
     }
 
-    static void run(boolean quick, MachineInfo machine, BenchProcess bench, ReportData data) throws InterruptedException {
+    static void run(boolean quick, MachineInfo machine, Bounds bounds, BenchProcess bench, ReportData data)
+            throws InterruptedException {
+        Path script = daskScript(data.notes);
         if (quick) {
-            data.addComm("inproc", bench.run("comm-inproc", BenchProcess.java(CommBenchCommand.class,
+            data.addComm("inproc", bench.run("comm-inproc", bounds.comm(), BenchProcess.java(CommBenchCommand.class,
                     "--backend", "inproc", "--json", "--sizes", "8,64KiB", "--iterations", "200")));
-            data.addTasks("inproc", bench.run("tasks-inproc", BenchProcess.java(TasksBenchCommand.class,
+            data.addTasks("inproc", bench.run("tasks-inproc", bounds.tasks(), BenchProcess.java(TasksBenchCommand.class,
                     "--backend", "inproc", "--json", "--workload", "map,round-trip", "--n", "500", "--repeat", "1", "--rounds", "50")));
-            data.addSeed("inproc", bench.run("seed-inproc", BenchProcess.java(SeedBenchCommand.class,
+            data.addSeed("inproc", bench.run("seed-inproc", bounds.seed(), BenchProcess.java(SeedBenchCommand.class,
                     "--backend", "inproc", "--json", "--n", "400", "--chunk", "200", "--runs", "1", "--warmup", "0")));
+            if (script != null) {
+                data.addSeed("Python Dask", bench.run("seed-python-dask", bounds.python(), List.of(PYTHON,
+                        script.toString(), "--json", "--n", "400", "--chunk", "200", "--runs", "1", "--layout", "mirrors")));
+            }
             return;
         }
-        data.addComm("tcp", bench.run("comm-tcp", BenchProcess.java(CommBenchCommand.class,
-                "--backend", "tcp", "--json", "--sizes", SIZES, "--iterations", "2000")));
+        data.addComm("tcp", bench.run("comm-tcp", bounds.comm(), BenchProcess.java(CommBenchCommand.class,
+                "--backend", "tcp", "--json", "--sizes", String.join(",", SIZES), "--iterations", "2000")));
+        long jobTimeout = Math.max(1, bounds.comm() - MPI_JOB_MARGIN_SECONDS);
         for (String mpi : machine.mpis().keySet()) {
-            data.addMpiComm(mpi, bench.run("comm-mpi-" + mpi, BenchProcess.java(MpiCommBenchCommand.class,
-                    "--mpi", mpi, "--json", "--sizes", SIZES, "--iterations", "2000", "--idle-seconds", "1")));
+            for (String size : SIZES) {
+                data.addMpiComm(mpi, bench.run("comm-mpi-" + mpi + "-" + size, bounds.comm(),
+                        BenchProcess.java(MpiCommBenchCommand.class, "--mpi", mpi, "--json", "--sizes", size,
+                                "--iterations", "2000", "--idle-seconds", "1", "--timeout", Long.toString(jobTimeout))));
+            }
         }
         List<String[]> backends = new ArrayList<>();
         backends.add(new String[]{"inproc", "inproc"});
@@ -50,16 +64,15 @@ final class StandardSet {
             backends.add(new String[]{"mpi (" + mpi + ")", "mpi", "--mpi", mpi, "--client-rank", "0"});
         }
         for (String[] b : backends) {
-            data.addTasks(b[0], bench.run("tasks-" + name(b), BenchProcess.java(TasksBenchCommand.class, args(b,
-                    "--json", "--workload", "map,round-trip", "--n", "20000", "--repeat", "3", "--rounds", "1000"))));
+            data.addTasks(b[0], bench.run("tasks-" + name(b), bounds.tasks(), BenchProcess.java(TasksBenchCommand.class,
+                    args(b, "--json", "--workload", "map,round-trip", "--n", "20000", "--repeat", "3", "--rounds", "1000"))));
         }
         for (String[] b : backends) {
-            data.addSeed(b[0], bench.run("seed-" + name(b), BenchProcess.java(SeedBenchCommand.class, args(b,
-                    "--json", "--n", "8000", "--runs", "3"))));
+            data.addSeed(b[0], bench.run("seed-" + name(b), bounds.seed(), BenchProcess.java(SeedBenchCommand.class,
+                    args(b, "--json", "--n", "8000", "--runs", "3"))));
         }
-        Path script = daskScript();
         if (script != null) {
-            data.addSeed("Python Dask", bench.run("seed-python-dask", List.of(PYTHON, script.toString(),
+            data.addSeed("Python Dask", bench.run("seed-python-dask", bounds.python(), List.of(PYTHON, script.toString(),
                     "--json", "--n", "8000", "--runs", "3", "--layout", "mirrors")));
         }
     }
@@ -81,22 +94,29 @@ final class StandardSet {
         return all.toArray(String[]::new);
     }
 
-    /** The Python seed benchmark if dask4j's sources are here and Python has Dask distributed, else null. */
-    private static Path daskScript() throws InterruptedException {
+    /**
+     * The Python seed benchmark if dask4j's sources are here and Python has Dask distributed, else null, with a note
+     * for the report saying why Python Dask did not run.
+     */
+    private static Path daskScript(List<String> notes) throws InterruptedException {
         String home = Settings.HOME.stringValue(ConfigSource.system(), null);
-        if (home == null) {
-            return null;
-        }
-        Path script = Path.of(home, "dask4j-bench", "src", "main", "python", "dask_seed_bench.py");
-        if (!Files.isRegularFile(script)) {
+        Path script = home == null ? null : Path.of(home, "dask4j-bench", "src", "main", "python", "dask_seed_bench.py");
+        if (script == null || !Files.isRegularFile(script)) {
+            notes.add("Python Dask not run: its benchmark script is found through dask4j's sources (run `./dask4j bench report`).");
             return null;
         }
         try {
-            Process p = new ProcessBuilder(PYTHON, "-c", "import dask.array, distributed").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 ? script : null;
+            Process p = new ProcessBuilder(PYTHON, "-c", "import dask.array, distributed; print(distributed.__version__)")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                notes.add("Python Dask: " + PYTHON + ", distributed " + out + ".");
+                return script;
+            }
+            notes.add("Python Dask not run: " + PYTHON + " cannot import dask.array and distributed (Debian: python3-distributed).");
         } catch (IOException e) {
-            return null;
+            notes.add("Python Dask not run: " + PYTHON + " does not start (" + e.getMessage() + ").");
         }
+        return null;
     }
 }

@@ -4,6 +4,7 @@ import io.dask4j.comm.Address;
 import io.dask4j.comm.AuthenticationException;
 import io.dask4j.comm.CommClosedException;
 import io.dask4j.comm.CommOptions;
+import io.dask4j.comm.Comms;
 import io.dask4j.comm.SelfSignedTls;
 import io.dask4j.comm.TlsOptions;
 import io.dask4j.launcher.MpiServeMain;
@@ -20,9 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -216,6 +220,15 @@ class MpiClusterJobsTest {
         assertThat(content.runId()).isNotEqualTo("stale");
         assertThat(Files.readString(dir.resolve("logs/rank-2.log"))).contains("run " + content.runId());
         assertThat(content.addresses()).anyMatch(a -> a.toString().equals("mpi://0"));
+        // Every tcp listener of the job (the scheduler's, each worker's) refuses a peer without the job's secret.
+        Matcher workerTcp = Pattern.compile("worker mpi://1 listening on \\[mpi://1, (tcp://[0-9.]+:\\d+)]")
+                .matcher(Files.readString(dir.resolve("logs/rank-1.log")));
+        assertThat(workerTcp.find()).isTrue();
+        for (Address listener : List.of(content.socketAddress(), Address.parse(workerTcp.group(1)))) {
+            assertThat(listener.scheme()).isEqualTo("tcp");
+            assertThatThrownBy(() -> Comms.connect(listener, CommOptions.fromEnvironment(Map.of())).close())
+                    .as(listener.toString()).isInstanceOf(AuthenticationException.class);
+        }
         computeOnBothWorkersThenStop(job, () -> Client.connect(file));   // the address and the cluster's secret
         assertThat(file).doesNotExist();
     }

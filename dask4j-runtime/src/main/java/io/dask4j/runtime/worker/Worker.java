@@ -131,6 +131,7 @@ public final class Worker implements AutoCloseable {
             addresses.add(l.contactAddress().toString());
         }
         id = (String) addresses.getFirst();
+        LOG.info("worker {} listening on {}", id, addresses);
         config.onListening().accept(addresses());
         schedulerComm = Comms.connect(config.scheduler(), config.options());
         schedulerComm.write(Message.of(Ops.REGISTER_WORKER, Map.of("name", config.name().isEmpty() ? id : config.name(),

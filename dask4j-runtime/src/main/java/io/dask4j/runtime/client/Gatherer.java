@@ -8,6 +8,7 @@ import io.dask4j.runtime.loop.Awake;
 import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ConnectionPool;
+import io.dask4j.runtime.protocol.DataTransferEvent;
 import io.dask4j.runtime.protocol.NullValue;
 import io.dask4j.runtime.protocol.Ops;
 
@@ -154,12 +155,17 @@ final class Gatherer {
             keys.add(states.get(i).key);
         }
         List<Integer> failed = new ArrayList<>();
+        DataTransferEvent event = DataTransferEvent.start();
+        int moved = 0;
+        long bytes = 0;
         try {
             Message reply = pool.call(worker, Message.of(Ops.GET_DATA, Map.of("keys", keys)));
             if (!reply.op().equals(Ops.DATA)) {
                 return new ArrayList<>(idx);
             }
             List<Object> values = Codec.values(reply, decoder);
+            moved = values.size();
+            bytes = sum(reply.getList("nbytes"));
             Map<String, Object> byKey = new java.util.HashMap<>(values.size() * 2);
             List<Object> found = reply.getList("keys");
             for (int j = 0; j < found.size(); j++) {
@@ -180,7 +186,9 @@ final class Gatherer {
                 }
             }
             if (!retry.isEmpty()) {
-                // The worker capped its reply by size: fetch the rest at once, not after a wait.
+                // The worker capped its reply by size: fetch the rest at once, not after a wait (an event of its own).
+                DataTransferEvent.finish(event, DataTransferEvent.GATHER, worker, moved, bytes);
+                event = null;
                 failed.addAll(fetch(worker, states, retry, results));
             }
         } catch (InterruptedException e) {
@@ -193,8 +201,18 @@ final class Gatherer {
         } catch (RuntimeException e) {
             pool.drop(worker);
             return new ArrayList<>(idx);
+        } finally {
+            DataTransferEvent.finish(event, DataTransferEvent.GATHER, worker, moved, bytes);
         }
         return failed;
+    }
+
+    private static long sum(List<Object> sizes) {
+        long total = 0;
+        for (Object n : sizes) {
+            total += ((Number) n).longValue();
+        }
+        return total;
     }
 
     /**
@@ -224,6 +242,8 @@ final class Gatherer {
         for (Object v : values) {
             wrapped.add(NullValue.wrap(v));
         }
+        DataTransferEvent event = DataTransferEvent.start();
+        List<Object> sizes = List.of();
         try {
             Message reply = pool.call(worker, Codec.dataMessage(Ops.PUT_DATA, Map.of("keys", keys), wrapped));
             if (!reply.op().equals(Ops.OK)) {
@@ -231,10 +251,14 @@ final class Gatherer {
                         reply.has("class") ? reply.getString("class") : null,
                         reply.has("message") ? reply.getString("message") : String.valueOf(reply.fields()));
             }
-            return reply.getList("nbytes");
+            sizes = reply.getList("nbytes");
+            return sizes;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted");
+        } finally {
+            // A refused or failed put moved nothing the worker kept: it records no keys and no bytes.
+            DataTransferEvent.finish(event, DataTransferEvent.SCATTER, worker, sizes.size(), sum(sizes));
         }
     }
 }

@@ -6,6 +6,7 @@ import io.dask4j.comm.Message;
 import io.dask4j.comm.RateLimitedLog;
 import io.dask4j.runtime.protocol.Codec;
 import io.dask4j.runtime.protocol.ConnectionPool;
+import io.dask4j.runtime.protocol.DataTransferEvent;
 import io.dask4j.runtime.protocol.Ops;
 
 import java.time.Duration;
@@ -125,7 +126,7 @@ final class Fetcher {
             pool.drop(peer);
             failed.addAll(keys);
         }
-        DataTransferEvent.finish(event, peer, refused != null ? 0 : keys.size() - failed.size(), received);
+        DataTransferEvent.finish(event, DataTransferEvent.FETCH, peer, refused != null ? 0 : keys.size() - failed.size(), received);
         List<String> retry = new ArrayList<>();
         synchronized (this) {
             inFlight.merge(peer, -1, Integer::sum);

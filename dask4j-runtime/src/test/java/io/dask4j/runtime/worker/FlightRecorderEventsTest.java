@@ -77,7 +77,8 @@ class FlightRecorderEventsTest {
             assertThat(e.getDuration().isNegative()).isFalse();
         });
 
-        List<RecordedEvent> transfers = named(events, "io.dask4j.DataTransfer");
+        List<RecordedEvent> transfers = named(events, "io.dask4j.DataTransfer").stream()
+                .filter(e -> e.getString("kind").equals("fetch")).toList();
         assertThat(transfers).isNotEmpty().allSatisfy(e -> {
             assertThat(e.getString("transport")).isEqualTo("inproc");
             assertThat(e.getString("peer")).startsWith("inproc://");
@@ -89,6 +90,37 @@ class FlightRecorderEventsTest {
         assertThat(messages).isNotEmpty().allSatisfy(e -> assertThat(e.getLong("bytes")).isGreaterThanOrEqualTo(100 * 1024));
         assertThat(messages).extracting(e -> e.getString("op")).contains("data");
         assertThat(messages).extracting(e -> e.getString("direction")).contains("in", "out");
+    }
+
+    @Test
+    void theClientsScatterAndGatherAreDataTransfersToo() throws Exception {
+        Path file = dir.resolve("client.jfr");
+        try (Recording r = new Recording(Configuration.getConfiguration("default"))) {
+            r.setSettings(withDefaults(r.getSettings(), Map.of("io.dask4j.DataTransfer#enabled", "true")));
+            r.start();
+            List<DaskFuture<byte[]>> held = client.scatter(List.of(new byte[300_000], new byte[300_000]));
+            DaskFuture<byte[]> doubled = client.submit((byte[] x) -> new byte[2 * x.length], held.getFirst());
+            assertThat(client.gather(List.of(doubled)).getFirst()).hasSize(600_000);
+            r.stop();
+            r.dump(file);
+        }
+        List<RecordedEvent> transfers = named(RecordingFile.readAllEvents(file), "io.dask4j.DataTransfer");
+
+        List<RecordedEvent> scatters = transfers.stream().filter(e -> e.getString("kind").equals("scatter")).toList();
+        // Round-robin over the two workers: one put each, with one value of 300,000 bytes and some framing.
+        assertThat(scatters).hasSize(2).allSatisfy(e -> {
+            assertThat(e.getInt("keys")).isEqualTo(1);
+            assertThat(e.getLong("bytes")).isGreaterThanOrEqualTo(300_000);
+            assertThat(e.getString("peer")).startsWith("inproc://");
+            assertThat(e.getString("transport")).isEqualTo("inproc");
+        });
+        assertThat(scatters).extracting(e -> e.getString("peer")).doesNotHaveDuplicates();
+        List<RecordedEvent> gathers = transfers.stream().filter(e -> e.getString("kind").equals("gather")).toList();
+        assertThat(gathers).singleElement().satisfies(e -> {
+            assertThat(e.getInt("keys")).isEqualTo(1);
+            assertThat(e.getLong("bytes")).isGreaterThanOrEqualTo(600_000);
+            assertThat(e.getString("peer")).startsWith("inproc://");
+        });
     }
 
     @Test

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The scheduler's web dashboard: a page (plain HTML, JavaScript and canvas from this jar, no internet
  * needed), the JSON API it polls under {@code /api/v1/}, and {@code /metrics} for Prometheus. Served by
- * the JDK's {@code com.sun.net.httpserver} on two daemon threads.
+ * the JDK's {@code com.sun.net.httpserver} on two daemon threads. If the server's accepting thread dies (an
+ * {@code OutOfMemoryError}), a fresh server replaces it on the same address ({@link HttpDispatcherWatch}).
  *
  * <pre>{@code
  * DashboardServer d = DashboardServer.start(scheduler, DashboardConfig.defaults());
@@ -36,16 +37,27 @@ public final class DashboardServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DashboardServer.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
-    private final HttpServer server;
     private final ExecutorService executor;
     private final URI url;
     private final boolean fellBack;
+    private final String bindHost;
+    private final int boundPort;
+    private final DashboardHandler handler;
+    private final AtomicInteger restarts = new AtomicInteger();
+    private volatile HttpServer server;
+    /** The current server's dispatcher thread (null if it could not be told apart) and the thread watching it. */
+    private volatile Thread dispatcher;
+    private volatile Thread watcher;
+    private volatile boolean closed;
 
-    private DashboardServer(HttpServer server, ExecutorService executor, URI url, boolean fellBack) {
-        this.server = server;
+    private DashboardServer(ExecutorService executor, URI url, boolean fellBack, String bindHost, int boundPort,
+                            DashboardHandler handler) {
         this.executor = executor;
         this.url = url;
         this.fellBack = fellBack;
+        this.bindHost = bindHost;
+        this.boundPort = boundPort;
+        this.handler = handler;
     }
 
     /**
@@ -95,16 +107,61 @@ public final class DashboardServer implements AutoCloseable {
         }
         HostHeaderCheck hosts = new HostHeaderCheck(config.allowedHosts(), loopback ? List.of() : machineNames());
         DashboardHandler handler = new DashboardHandler(scheduler, url.toString(), hosts);
-        server.createContext("/", handler);
-        server.setExecutor(executor);
-        server.start();
+        DashboardServer board = new DashboardServer(executor, url, fellBack, config.host(), bound.getPort(), handler);
+        board.serve(server);
         if (fellBack) {
             // INFO, not WARN: a second cluster on one machine is normal, and the caller prints the URL.
             LOG.info("port {} is taken; the dashboard is at {} instead", config.port(), url);
         } else {
             LOG.info("dashboard at {}", url);
         }
-        return new DashboardServer(server, executor, url, fellBack);
+        return board;
+    }
+
+    /** Starts {@code s} with this dashboard's handler and watches its dispatcher thread ({@link HttpDispatcherWatch}). */
+    private void serve(HttpServer s) {
+        s.createContext("/", handler);
+        s.setExecutor(executor);
+        Thread d = HttpDispatcherWatch.startAndFind(s::start);
+        server = s;
+        dispatcher = d;
+        if (d != null) {
+            watcher = HttpDispatcherWatch.watch(d, "the dashboard at " + url, () -> closed, () -> restart(d));
+        }
+    }
+
+    /**
+     * Replaces the server whose dispatcher {@code died} with a fresh one on the same address (the page's URL stays
+     * right); does nothing if the dashboard was closed or already replaced that server. A failure to bind is
+     * logged: the scheduler runs on without a dashboard.
+     */
+    synchronized void restart(Thread died) {
+        if (closed || died != dispatcher) {
+            return;
+        }
+        server.stop(0);
+        try {
+            serve(bind(bindHost, boundPort));
+            restarts.incrementAndGet();
+            LOG.info("the dashboard at {} serves again", url);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("the dashboard at {} could not be restarted ({}); the scheduler runs on without it", url, e.toString());
+        }
+    }
+
+    /** How many times the dashboard replaced a server whose dispatcher died. */
+    int restarts() {
+        return restarts.get();
+    }
+
+    /** The current server's dispatcher thread, or null if it could not be told apart. */
+    Thread dispatcher() {
+        return dispatcher;
+    }
+
+    /** The thread watching the current dispatcher, or null. */
+    Thread watcher() {
+        return watcher;
     }
 
     private static boolean isLoopback(InetSocketAddress bound) {
@@ -146,9 +203,10 @@ public final class DashboardServer implements AutoCloseable {
     /** Stops serving (open requests get up to 100 ms) and ends the HTTP threads. */
     @Override
     public synchronized void close() {
-        if (executor.isShutdown()) {
+        if (closed) {
             return;
         }
+        closed = true;
         server.stop(0);
         executor.shutdownNow();
     }

@@ -86,6 +86,29 @@ class DashboardServerTest {
     }
 
     @Test
+    void aServerWhoseAcceptingThreadDiedIsReplacedOnTheSameAddress() throws InterruptedException {
+        try (Scheduler scheduler = Scheduler.start(SchedulerConfig.listeningOn(Address.inproc("restart-" + UUID.randomUUID())));
+             DashboardServer board = DashboardServer.start(scheduler, DashboardConfig.parse("127.0.0.1:0"))) {
+            Thread first = board.dispatcher();
+            assertThat(first).as("the JDK's dispatcher is found and watched").isNotNull();
+            assertThat(first.getName()).isEqualTo(HttpDispatcherWatch.DISPATCHER_NAME);
+            assertThat(first.isAlive()).isTrue();
+            Thread firstWatch = board.watcher();
+            int port = board.port();
+
+            // What the watch does when that thread dies (no Error can be thrown into the JDK's thread from here).
+            board.restart(first);
+            firstWatch.join();   // the old dispatcher ended with its server; its watch left the new server alone
+            assertThat(board.restarts()).isEqualTo(1);
+            assertThat(board.dispatcher()).isNotSameAs(first).matches(Thread::isAlive);
+            assertThat(board.port()).isEqualTo(port);
+            assertThat(Http.get(board.url(), "/api/v1/summary").statusCode()).isEqualTo(200);
+            board.restart(first);   // a late report about a replaced server changes nothing
+            assertThat(board.restarts()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aLocalClusterServesNoDashboardUnlessAsked() {
         try (LocalCluster cluster = LocalCluster.builder().workers(1).start()) {
             assertThat(cluster.dashboardUrl()).isEmpty();

@@ -16,14 +16,19 @@ final class LogCapture implements AutoCloseable {
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    private LogCapture(Class<?> source) {
-        this.logger = (Logger) LoggerFactory.getLogger(source);
+    private LogCapture(String loggerName) {
+        this.logger = (Logger) LoggerFactory.getLogger(loggerName);
         appender.start();
         logger.addAppender(appender);
     }
 
     static LogCapture of(Class<?> source) {
-        return new LogCapture(source);
+        return new LogCapture(source.getName());
+    }
+
+    /** Collects what the logger named {@code loggerName} logs (for a class this package cannot name). */
+    static LogCapture of(String loggerName) {
+        return new LogCapture(loggerName);
     }
 
     /** Each WARN or ERROR event so far as {@code LEVEL message}, saying so if it carries a stack trace. */

@@ -84,7 +84,7 @@ final class ClusterRank {
         Path logFile = RankLogging.configure(options.logDirectory(), env.rankOrZero());
         MpiRuntime mpi;
         try {
-            mpi = MpiRuntime.start();
+            mpi = MpiRuntime.start(options.mpi());
         } catch (RuntimeException e) {
             throw new RankExit(1, "MPI did not start: " + e.getMessage(), true, e);
         }

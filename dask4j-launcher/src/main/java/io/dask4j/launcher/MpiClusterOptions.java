@@ -4,6 +4,7 @@ import io.dask4j.comm.config.ConfigSource;
 import io.dask4j.comm.config.Settings;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.serialize.ClassAllowList;
+import io.dask4j.mpi.MpiOptions;
 import io.dask4j.runtime.dashboard.DashboardConfig;
 
 import java.nio.file.Path;
@@ -45,12 +46,14 @@ import java.util.Objects;
  *     that is taken; {@link DashboardConfig#disabled()} for none)
  * @param allowedClasses the classes workers and the client rank build from frames (default {@link
  *     ClassAllowList#defaults()}: every rank runs the same main class, whose package it allows)
+ * @param mpi how each rank starts MPI: the library, the progress engine's and the transport's options (default
+ *     {@link MpiOptions#fromSettings}: the {@code dask4j.mpi.*} system properties and {@code DASK4J_MPI_LIB})
  */
 public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLimit, Path localDirectory,
                                 int schedulerRank, int clientRank, boolean exclusiveWorkers, String workerNamePrefix,
                                 boolean tcpListener, int schedulerPort, String host, Path schedulerFile,
                                 Path logDirectory, Duration startTimeout, CommOptions comm, DashboardConfig dashboard,
-                                ClassAllowList allowedClasses) {
+                                ClassAllowList allowedClasses, MpiOptions mpi) {
 
     public MpiClusterOptions {
         Objects.requireNonNull(protocol, "protocol");
@@ -59,6 +62,7 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
         Objects.requireNonNull(comm, "comm");
         Objects.requireNonNull(dashboard, "dashboard");
         Objects.requireNonNull(allowedClasses, "allowedClasses");
+        Objects.requireNonNull(mpi, "mpi");
         if (threads < 1) {
             throw new IllegalArgumentException("threads per worker must be >= 1: " + threads);
         }
@@ -75,10 +79,18 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
      * within a host, tcp between hosts).
      */
     public static MpiClusterOptions defaults() {
-        String logs = Settings.LOG_DIR.stringValue(ConfigSource.system(), "logs");
+        return defaults(ConfigSource.system());
+    }
+
+    /**
+     * The same layout, with the settings of {@code source} ({@code DASK4J_LOG_DIR}, the {@code dask4j.mpi.*} settings
+     * of {@link MpiOptions}) read once here.
+     */
+    public static MpiClusterOptions defaults(ConfigSource source) {
+        String logs = Settings.LOG_DIR.stringValue(source, "logs");
         return new MpiClusterOptions(MpiProtocol.AUTO, 1, 0, null, 0, 1, true, "worker", false, 0, null, null,
                 Path.of(logs), Duration.ofMinutes(2), CommOptions.defaults(), DashboardConfig.defaults(),
-                ClassAllowList.defaults());
+                ClassAllowList.defaults(), MpiOptions.fromSettings(source));
     }
 
     /** The layout of a job of {@code size} ranks under these options. */
@@ -88,84 +100,91 @@ public record MpiClusterOptions(MpiProtocol protocol, int threads, long memoryLi
 
     public MpiClusterOptions withProtocol(MpiProtocol p) {
         return new MpiClusterOptions(p, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withThreads(int n) {
         return new MpiClusterOptions(protocol, n, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withMemoryLimit(long bytes) {
         return new MpiClusterOptions(protocol, threads, bytes, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withLocalDirectory(Path dir) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, dir, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withSchedulerRank(int rank) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, rank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withClientRank(int rank) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, rank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withExclusiveWorkers(boolean exclusive) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusive,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withWorkerNamePrefix(String prefix) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                prefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                prefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     /** Makes the scheduler listen on TCP too ({@code port} 0 picks a free one), for clients outside the job. */
     public MpiClusterOptions withTcpListener(boolean on, int port) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, on, port, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, on, port, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withHost(String h) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, h, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, h, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withSchedulerFile(Path file) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, file, logDirectory, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, file, logDirectory, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withLogDirectory(Path dir) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, dir, startTimeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, dir, startTimeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withStartTimeout(Duration timeout) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, timeout, comm, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, timeout, comm, dashboard, allowedClasses, mpi);
     }
 
     public MpiClusterOptions withComm(CommOptions options) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, options, dashboard, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, options, dashboard, allowedClasses, mpi);
     }
 
     /** The scheduler rank's dashboard: {@link DashboardConfig#parse} an address, or {@link DashboardConfig#disabled()}. */
     public MpiClusterOptions withDashboard(DashboardConfig config) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, config, allowedClasses);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, config, allowedClasses, mpi);
+    }
+
+    /** How this rank starts MPI: the library, the progress engine's and the transport's options. */
+    public MpiClusterOptions withMpi(MpiOptions options) {
+        return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard,
+                allowedClasses, options);
     }
 
     /** The classes workers and the client rank may build from frames; see {@link ClassAllowList}. */
     public MpiClusterOptions withAllowedClasses(ClassAllowList allowed) {
         return new MpiClusterOptions(protocol, threads, memoryLimit, localDirectory, schedulerRank, clientRank, exclusiveWorkers,
-                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowed);
+                workerNamePrefix, tcpListener, schedulerPort, host, schedulerFile, logDirectory, startTimeout, comm, dashboard, allowed, mpi);
     }
 }

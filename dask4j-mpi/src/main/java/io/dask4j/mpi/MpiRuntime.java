@@ -1,7 +1,6 @@
 package io.dask4j.mpi;
 
 import io.dask4j.comm.config.ConfigSource;
-import io.dask4j.comm.config.Settings;
 import io.dask4j.comm.config.UnknownSettings;
 import io.dask4j.mpi.binding.Mpi;
 import io.dask4j.mpi.binding.MpiException;
@@ -29,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Typical use by a launcher:
  * <pre>{@code
- *   MpiRuntime mpi = MpiRuntime.start();          // or MpiRuntime.start(options)
+ *   MpiRuntime mpi = MpiRuntime.start(options);   // MpiOptions; start() reads this process's settings
  *   int rank = mpi.rank(), size = mpi.size();
  *   Comms.listen(Address.mpi(rank), ...);           // the "mpi" backend uses this runtime
  *   ...
@@ -102,18 +101,22 @@ public final class MpiRuntime implements AutoCloseable {
         this.shutdownHook = new Thread(this::onJvmExit, "dask4j-mpi-finalize");
     }
 
-    /** Starts MPI with {@link EngineOptions#defaults()}, or returns the running instance. */
+    /**
+     * Starts MPI with the options this process's settings give ({@link MpiOptions#fromSettings} of its system
+     * properties and environment), or returns the running instance: for an entry point with no options of its own
+     * (the {@code mpi} backend started by a first {@code mpi://} connect, a test's rank).
+     */
     public static MpiRuntime start() {
-        return start(EngineOptions.defaults());
+        return start(MpiOptions.fromSettings(ConfigSource.system()));
     }
 
     /**
-     * Initializes MPI and starts the engine, or returns the running instance (whose options win).
+     * Initializes MPI with {@code options} and starts the engine, or returns the running instance (whose options win).
      *
      * @throws MpiException when no MPI library loads, MPI_Init fails, the thread level is too low, or the
      *     library is not the launcher's (a world of 1 rank when the launcher started more)
      */
-    public static synchronized MpiRuntime start(EngineOptions options) {
+    public static synchronized MpiRuntime start(MpiOptions options) {
         if (current != null && !current.closed) {
             return current;
         }
@@ -121,7 +124,7 @@ public final class MpiRuntime implements AutoCloseable {
             throw new MpiException("MPI was finalized in this process; it cannot be started again");
         }
         UnknownSettings.warnOnce();
-        Mpi mpi = Mpi.load();
+        Mpi mpi = Mpi.load(options.library());
         MpiConnections beforeInit = MpiConnections.snapshot();
         ThreadLevel level = mpi.initialized() ? mpi.queryThread()
                 : mpi.initThread(ThreadLevel.SERIALIZED);
@@ -136,16 +139,15 @@ public final class MpiRuntime implements AutoCloseable {
         long comm = mpi.commDup(world);
         mpi.setErrorsReturn(comm);
         int rank = mpi.commRank(comm);
-        ConfigSource settings = ConfigSource.system();
-        Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize, Settings.DOORBELLS.booleanValue(settings, true));
-        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options,
-                MpiTransportOptions.fromSettings(mpi.abi(), settings), doorbells, beforeInit);
+        Doorbells doorbells = Doorbells.setUp(mpi, comm, rank, worldSize, options.doorbells());
+        MpiRuntime runtime = new MpiRuntime(mpi, level, comm, rank, worldSize, options.engine(),
+                options.transportFor(mpi.abi()), doorbells, beforeInit);
         // Open MPI yields in idle progress calls only on an oversubscribed node; there the engine switches it by the
         // message rate (ProgressEngine.adaptOpenMpiIdleYield), unless -Ddask4j.mpi.openMpiIdleYield=true|false.
-        switch (Settings.OPEN_MPI_IDLE_YIELD.choiceValue(settings, Settings.OPEN_MPI_IDLE_YIELD_CHOICES, "adaptive")) {
-            case "true" -> mpi.openMpiIdleYield(true);
-            case "false" -> mpi.openMpiIdleYield(false);
-            default -> {
+        switch (options.openMpiIdleYield()) {
+            case ON -> mpi.openMpiIdleYield(true);
+            case OFF -> mpi.openMpiIdleYield(false);
+            case ADAPTIVE -> {
                 if (EngineOptions.nodeOversubscribed()) {
                     runtime.engine.adaptOpenMpiIdleYield();
                 }

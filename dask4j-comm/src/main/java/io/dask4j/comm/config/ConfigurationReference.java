@@ -45,8 +45,7 @@ public final class ConfigurationReference {
             | `SchedulerConfig.withUnusedFunctionBytes` / `LocalCluster.builder().unusedFunctionBytes` | serialized task functions no task runs any more that the scheduler and workers keep for reuse (default 8 MiB); past it the oldest are forgotten and travel again if a later task needs them |
             | `LocalCluster.builder()` | workers, threads per worker, processes or in-process, transport, memory limit, spill directory, dashboard (off by default) |
             | `MpiClusterOptions` | an MPI job's rank roles, worker threads, memory limit, dashboard (`withDashboard(DashboardConfig.parse(...))`, on by default at 127.0.0.1:8787), allowed classes |
-            | `EngineOptions` | the MPI progress engine's idle strategy (the `dask4j.mpi` engine properties above are its defaults), for `MpiRuntime.start(options)` |
-            | `MpiTransportOptions` | the mpi backend's windows and receive memory (the `dask4j.mpi` transport properties above are its defaults) |
+            | `MpiOptions` | how a rank starts MPI: the library, `EngineOptions` (the MPI progress engine's idle strategy), `MpiTransportOptions` (the mpi backend's windows and receive memory), doorbells, Open MPI's idle yield; `MpiOptions.fromSettings` reads the `dask4j.mpi` properties above once, and `MpiClusterOptions.withMpi` or `MpiRuntime.start(options)` take it |
 
             Listeners bind to loopback unless given another host (`./dask4j scheduler --host`, `./dask4j mpi --host`); an
             MPI job whose ranks span several hosts binds its TCP listeners to this host's address instead, since

@@ -37,13 +37,16 @@ public final class Mpi implements PointToPoint {
         this.library = library;
     }
 
-    /** Loads the MPI library (once per process) and returns the binding; MPI is not initialized yet. */
-    public static Mpi load() {
+    /**
+     * Loads the MPI library (once per process: {@code library}, a soname or a path, or if null the one matching the
+     * launcher's environment) and returns the binding; MPI is not initialized yet.
+     */
+    public static Mpi load(String library) {
         Mpi mpi = instance;
         if (mpi == null) {
             synchronized (Mpi.class) {
                 if (instance == null) {
-                    MpiLibrary lib = MpiLibrary.load();
+                    MpiLibrary lib = MpiLibrary.load(library);
                     MpiFunctions.LIB.name(); // links every function now, where errors are clear
                     instance = new Mpi(lib);
                 }

@@ -17,12 +17,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * Java {@code long} whatever the ABI, so that {@link Mpi} is written once. Short non-blocking calls are
  * linked with {@code Linker.Option.critical(false)} (no thread-state transition, ~10 ns cheaper).
  *
- * <p>Touch this class only after {@link MpiLibrary#load()} succeeded, so that a missing library is a
+ * <p>Touch this class only after {@link MpiLibrary#load(String)} succeeded, so that a missing library is a
  * clear {@link MpiException}, not an ExceptionInInitializerError.
  */
 final class MpiFunctions {
 
-    static final MpiLibrary LIB = MpiLibrary.load();
+    static final MpiLibrary LIB = MpiLibrary.loaded();
     static final MpiAbi ABI = LIB.abi();
 
     static final MethodHandle INIT_THREAD = fn("MPI_Init_thread", false, "ppip");

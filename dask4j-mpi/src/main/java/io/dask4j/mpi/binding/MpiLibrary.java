@@ -21,7 +21,8 @@ import java.util.Optional;
  * Debian's MPICH and by Open MPI on InfiniBand) otherwise installs a SIGSEGV handler that kills the JVM
  * at its first implicit null check.
  *
- * <p>{@link #load()} loads once per process and is thread-safe.
+ * <p>{@link #load(String)} loads once per process and is thread-safe; the override comes from the caller's options
+ * ({@code io.dask4j.mpi.MpiOptions}), which read it from the settings with {@link #override(ConfigSource)}.
  */
 public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
 
@@ -34,14 +35,18 @@ public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
 
     private static volatile MpiLibrary loaded;
 
-    /** The process's MPI library, loaded on first call. */
-    public static MpiLibrary load() {
+    /**
+     * The process's MPI library, loaded on first call: {@code override} (a soname or a path) if not null, else the one
+     * matching the launcher's environment. Later calls return that library whatever they ask for.
+     */
+    public static MpiLibrary load(String override) {
         MpiLibrary lib = loaded;
         if (lib == null) {
             synchronized (MpiLibrary.class) {
                 lib = loaded;
                 if (lib == null) {
-                    lib = open(candidates(ConfigSource.system()));
+                    // The launcher's own variables (OMPI_COMM_WORLD_SIZE, PMI_RANK), not dask4j settings.
+                    lib = open(candidates(override, System.getenv()));
                     loaded = lib;
                 }
             }
@@ -49,13 +54,30 @@ public record MpiLibrary(String name, MpiAbi abi, SymbolLookup symbols) {
         return lib;
     }
 
+    /** The library {@link #load(String)} loaded; an IllegalStateException before that. */
+    public static MpiLibrary loaded() {
+        MpiLibrary lib = loaded;
+        if (lib == null) {
+            throw new IllegalStateException("no MPI library loaded yet: call MpiLibrary.load first");
+        }
+        return lib;
+    }
+
+    /** The library the settings name ({@code dask4j.mpi.lib}, then {@code DASK4J_MPI_LIB}), or null for none. */
+    public static String override(ConfigSource source) {
+        return Settings.MPI_LIB.stringValue(source, Settings.MPI_LIB_ENV.stringValue(source, null));
+    }
+
     /** The library names to try, in order, for the settings ({@code dask4j.mpi.lib}, then DASK4J_MPI_LIB) and environment. */
     static List<String> candidates(ConfigSource source) {
-        String override = Settings.MPI_LIB.stringValue(source, Settings.MPI_LIB_ENV.stringValue(source, null));
+        return candidates(override(source), source.environment());
+    }
+
+    /** The library names to try, in order: {@code override} alone if not null, else as the launcher's {@code env} says. */
+    static List<String> candidates(String override, Map<String, String> env) {
         if (override != null) {
             return List.of(override);
         }
-        Map<String, String> env = source.environment();
         List<String> names = new ArrayList<>();
         if (env.containsKey("OMPI_COMM_WORLD_SIZE")) {
             names.addAll(OPEN_MPI_NAMES);

@@ -48,15 +48,24 @@ public record MpiTransportOptions(int readWindow, long inboxBytes, int peerSendW
 
     /**
      * The built-in limits overridden by the {@code dask4j.mpi.*} {@link Settings} of {@code source}, with the ordering
-     * guard on only where {@code abi} needs it ({@link MpiAbi#needsPeerSendOrder}). Read once, when a runtime starts.
+     * guard on only where {@code abi} needs it ({@link MpiAbi#needsPeerSendOrder}).
      */
     public static MpiTransportOptions fromSettings(MpiAbi abi, ConfigSource source) {
-        MpiTransportOptions d = defaults();
         int peerWindow = abi.needsPeerSendOrder() ? OPEN_MPI_PEER_SEND_WINDOW : 0;
+        return fromSettings(source).withPeerSendWindow(Settings.PEER_SEND_WINDOW.intValue(source, peerWindow));
+    }
+
+    /**
+     * The built-in limits overridden by the {@code dask4j.mpi.*} {@link Settings} of {@code source}, the peer send
+     * window as {@code dask4j.mpi.peerSendWindow} sets it, else Open MPI's (before the library, and so whether it needs
+     * one, is known: {@code io.dask4j.mpi.MpiOptions} settles it once MPI is loaded).
+     */
+    public static MpiTransportOptions fromSettings(ConfigSource source) {
+        MpiTransportOptions d = defaults();
         return new MpiTransportOptions(
                 Math.max(2 * MpiComm.CREDIT_BATCH, Settings.READ_WINDOW.intValue(source, d.readWindow)),
                 mib(Settings.INBOX_MIB, source, d.inboxBytes),
-                Settings.PEER_SEND_WINDOW.intValue(source, peerWindow), d.chunkBytes,
+                Settings.PEER_SEND_WINDOW.intValue(source, d.peerSendWindow), d.chunkBytes,
                 Settings.HEAP_FRAME_BYTES.longValue(source, d.heapFrameBytes),
                 Settings.POOLED_FRAME_BYTES.longValue(source, d.pooledFrameBytes),
                 mib(Settings.POOLED_FRAME_BUDGET_MIB, source, d.pooledBudgetBytes),

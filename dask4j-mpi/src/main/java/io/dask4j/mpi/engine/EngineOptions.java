@@ -67,18 +67,18 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
     }
 
     /**
-     * Defaults (50 spins, yield for 100 us, park 1 us doubling to 1 ms, 20 ms after 1 s of quiet, caller-runs for
-     * 200 us, 50 ms sleeps on a doorbell after 5 ms of settling), overridable by system properties {@code
-     * dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code .deepIdleMillis}, {@code
-     * .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code .doorbellParkMicros}, {@code
-     * .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this node than it has cores (as
-     * under {@code mpirun --oversubscribe} on a laptop), spinning, yielding, caller-runs and settling default to
-     * off: a busy-waiting rank would take the core that another rank's tasks need, and so does each wake-up of a
-     * short park (measured: the settling parks of five ranks on two cores cost more CPU than the messages they
-     * waited for).
+     * Defaults for this node (50 spins, yield for 100 us, park 1 us doubling to 1 ms, 20 ms after 1 s of quiet,
+     * caller-runs for 200 us, 50 ms sleeps on a doorbell after 5 ms of settling), overridden by the settings of {@code
+     * source}: system properties {@code dask4j.mpi.spins}, {@code .yieldMicros}, {@code .maxParkMicros}, {@code
+     * .deepIdleMillis}, {@code .deepParkMicros}, {@code .pureSpin}, {@code .callerSpinMicros}, {@code
+     * .doorbellParkMicros}, {@code .settleMicros}, {@code .adaptiveYieldMicros} (5 ms). When more ranks share this
+     * node than it has cores (as under {@code mpirun --oversubscribe} on a laptop; the launcher's variables in {@code
+     * source}'s environment tell), spinning, yielding, caller-runs and settling default to off: a busy-waiting rank
+     * would take the core that another rank's tasks need, and so does each wake-up of a short park (measured: the
+     * settling parks of five ranks on two cores cost more CPU than the messages they waited for).
      */
-    public static EngineOptions defaults() {
-        return defaults(ConfigSource.system(), nodeCores());
+    public static EngineOptions defaults(ConfigSource source) {
+        return defaults(source, nodeCores());
     }
 
     /**
@@ -103,7 +103,7 @@ public record EngineOptions(int spins, long yieldNanos, long minParkNanos, long 
         return count;
     }
 
-    /** Whether the launcher put more ranks on this node than it has cores (as {@link #defaults()} sees it). */
+    /** Whether the launcher put more ranks on this node than it has cores (as {@link #defaults(ConfigSource)} sees it). */
     public static boolean nodeOversubscribed() {
         return localRanks(System.getenv()) > nodeCores();
     }

@@ -13,7 +13,7 @@ class EngineOptionsTest {
 
     @Test
     void defaultsParkAtMostOneMillisecondWhileBusyAndLongerOnlyWhenQuiet() {
-        EngineOptions defaults = EngineOptions.defaults();
+        EngineOptions defaults = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of()), 8);
         assertThat(defaults.maxParkNanos()).isEqualTo(1_000_000);
         assertThat(defaults.deepParkNanos()).isGreaterThan(defaults.maxParkNanos());
         assertThat(defaults.callerSpinNanos()).isPositive();
@@ -36,14 +36,14 @@ class EngineOptionsTest {
 
     @Test
     void aLowerParkCapLowersTheFirstParkToo() {
-        EngineOptions capped = EngineOptions.defaults().withMaxPark(Duration.ofNanos(500));
+        EngineOptions capped = EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of()), 8).withMaxPark(Duration.ofNanos(500));
         assertThat(capped.minParkNanos()).isEqualTo(500);
         assertThat(capped.maxParkNanos()).isEqualTo(500);
     }
 
     @Test
     void inconsistentOptionsAreRejectedWithTheirValues() {
-        assertThatThrownBy(() -> EngineOptions.defaults().withDeepIdle(Duration.ofSeconds(1), Duration.ofNanos(10)))
+        assertThatThrownBy(() -> EngineOptions.defaults(ConfigSource.ofEnvironment(Map.of()), 8).withDeepIdle(Duration.ofSeconds(1), Duration.ofNanos(10)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deepParkNanos=10");
     }
 

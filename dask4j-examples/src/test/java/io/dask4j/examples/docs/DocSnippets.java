@@ -32,16 +32,30 @@ record DocSnippets(List<Snippet> snippets) {
     private static final Pattern MEMBERS = Pattern.compile("(?m)^(public |private |protected |static )");
     private static final Pattern PUBLIC_TYPE = Pattern.compile("(?m)^public (final |abstract )*(class|record|interface|enum) (\\w+)");
 
-    /** The blocks of README.md and every docs/*.md under {@code root}, in file order. */
-    static DocSnippets of(Path root) throws IOException {
+    /** The repository's root, seen from a module's directory (where Maven runs its tests). */
+    static Path repositoryRoot() {
+        Path root = Path.of("").toAbsolutePath().getParent();
+        if (!Files.isRegularFile(root.resolve("dask4j"))) {
+            throw new IllegalStateException("not the repository root (no dask4j script): " + root);
+        }
+        return root;
+    }
+
+    /** README.md, dask4j-examples/README.md and every docs/*.md under {@code root}: the docs whose examples are checked. */
+    static List<Path> docs(Path root) throws IOException {
         List<Path> docs = new ArrayList<>();
         docs.add(root.resolve("README.md"));
         docs.add(root.resolve("dask4j-examples/README.md"));
         try (Stream<Path> s = Files.list(root.resolve("docs"))) {
             s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
         }
+        return docs;
+    }
+
+    /** The blocks of {@link #docs}, in file order. */
+    static DocSnippets of(Path root) throws IOException {
         List<Snippet> out = new ArrayList<>();
-        for (Path doc : docs) {
+        for (Path doc : docs(root)) {
             List<String> lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
             for (int i = 0; i < lines.size(); i++) {
                 if (!lines.get(i).strip().equals("```java")) {

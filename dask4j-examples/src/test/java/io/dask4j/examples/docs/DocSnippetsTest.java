@@ -34,15 +34,9 @@ class DocSnippetsTest {
     private static final List<String> JDK_PACKAGES = List.of("java.util", "java.util.concurrent", "java.util.stream",
             "java.nio.file", "java.time", "java.io", "java.lang.foreign");
 
-    private static Path repositoryRoot() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertThat(root.resolve("dask4j")).as("the repository root").isRegularFile();
-        return root;
-    }
-
     @Test
     void everyJavaBlockOfTheDocsCompiles(@TempDir Path out) throws IOException {
-        Path root = repositoryRoot();
+        Path root = DocSnippets.repositoryRoot();
         DocSnippets docs = DocSnippets.of(root);
         assertThat(docs.snippets()).as("java blocks in README.md and docs/").hasSizeGreaterThanOrEqualTo(5);
         List<String> imports = new ArrayList<>(JDK_PACKAGES);
@@ -57,7 +51,7 @@ class DocSnippetsTest {
 
     @Test
     void aBlockThatDoesNotCompileIsReportedAtItsLineInItsDoc(@TempDir Path out) {
-        Path root = repositoryRoot();
+        Path root = DocSnippets.repositoryRoot();
         DocSnippets.Snippet bad = new DocSnippets.Snippet(root.resolve("docs/tuning.md"), 10,
                 "int x = 1;\nString y = x;\n", "");
         List<String> errors = compile(List.of(DocSnippets.unit(bad, 0, JDK_PACKAGES)), out, root);

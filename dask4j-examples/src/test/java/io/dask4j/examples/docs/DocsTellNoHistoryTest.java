@@ -33,12 +33,6 @@ class DocsTellNoHistoryTest {
             Pattern.compile("\\bbisect", Pattern.CASE_INSENSITIVE),
             Pattern.compile("\\b(previously|formerly)\\b", Pattern.CASE_INSENSITIVE));
 
-    private static Path repositoryRoot() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertThat(root.resolve("dask4j")).as("the repository root").isRegularFile();
-        return root;
-    }
-
     /** README.md files of the sources (not of build output or hidden directories), and docs/*.md. */
     static List<Path> userDocs(Path root) throws IOException {
         List<Path> docs = new ArrayList<>();
@@ -82,7 +76,7 @@ class DocsTellNoHistoryTest {
 
     @Test
     void noUserDocTellsTheHistoryOfItsWriting() throws IOException {
-        Path root = repositoryRoot();
+        Path root = DocSnippets.repositoryRoot();
         List<Path> docs = userDocs(root);
         assertThat(docs).contains(root.resolve("README.md"), root.resolve("docs/user-guide.md"),
                 root.resolve("dask4j-examples/README.md"));

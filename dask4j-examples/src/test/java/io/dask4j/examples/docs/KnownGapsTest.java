@@ -21,12 +21,6 @@ class KnownGapsTest {
 
     private static final Pattern TITLE = Pattern.compile("^- \\*\\*(.+?)\\*\\*");
 
-    private static Path repositoryRoot() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertThat(root.resolve("dask4j")).as("the repository root").isRegularFile();
-        return root;
-    }
-
     /** The list items of the {@code ## Known gaps} section of {@code doc}, each as its lines joined. */
     static List<String> gaps(String doc) {
         List<String> items = new ArrayList<>();
@@ -59,7 +53,7 @@ class KnownGapsTest {
 
     @Test
     void troubleshootingHasAnEntryForEveryKnownGapOfStatus() throws IOException {
-        Path root = repositoryRoot();
+        Path root = DocSnippets.repositoryRoot();
         List<String> status = gaps(Files.readString(root.resolve("docs/status.md"), StandardCharsets.UTF_8));
         List<String> troubleshooting = gaps(Files.readString(root.resolve("docs/troubleshooting.md"),
                 StandardCharsets.UTF_8));

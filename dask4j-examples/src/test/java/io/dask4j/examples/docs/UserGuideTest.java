@@ -21,12 +21,6 @@ import org.junit.jupiter.api.Timeout;
  */
 class UserGuideTest {
 
-    private static Path repositoryRoot() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertThat(root.resolve("dask4j")).as("the repository root").isRegularFile();
-        return root;
-    }
-
     /** The text without indentation and blank lines, so that a block matches however deep it is nested. */
     static String normalized(String text) {
         return text.lines().map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.joining("\n"));
@@ -34,7 +28,7 @@ class UserGuideTest {
 
     @Test
     void everyJavaBlockOfTheGuideIsACopyOfTheExamplesThatRun() throws IOException {
-        Path root = repositoryRoot();
+        Path root = DocSnippets.repositoryRoot();
         Path guide = root.resolve("docs/user-guide.md");
         String source = normalized(Files.readString(
                 root.resolve("dask4j-examples/src/main/java/io/dask4j/examples/UserGuide.java")));

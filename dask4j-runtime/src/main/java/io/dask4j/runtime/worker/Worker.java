@@ -122,6 +122,10 @@ public final class Worker implements AutoCloseable {
     }
 
     private void startUp() {
+        // Off the start-up path: registration goes on meanwhile, and the first task finds the decoder warm.
+        Thread warmUp = new Thread(this::warmUpDecoder, "dask4j-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
         List<Address> listen = config.listenAddresses().isEmpty() ? List.of(defaultListenAddress()) : config.listenAddresses();
         for (Address a : listen) {
             listeners.add(Comms.listen(a, config.options(), this::serve));
@@ -172,6 +176,15 @@ public final class Worker implements AutoCloseable {
         });
         Address dialed = config.options().routes().route(config.scheduler());
         LOG.info("worker {} registered with {}{}", id, config.scheduler(), dialed.equals(config.scheduler()) ? "" : " over " + dialed);
+    }
+
+    private void warmUpDecoder() {
+        try {
+            decoder.warmUp();
+        } catch (RuntimeException e) {
+            // Only a cost saving: the first task decodes as it would have anyway, and reports what fails there.
+            LOG.debug("decoder warm-up failed", e);
+        }
     }
 
     /**

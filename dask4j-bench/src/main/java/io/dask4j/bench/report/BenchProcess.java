@@ -69,13 +69,28 @@ final class BenchProcess {
             } else {
                 outcome = p.exitValue() == 0 ? BenchRun.OK : "exit code " + p.exitValue();
             }
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            if (!outcome.equals(BenchRun.OK)) {
+                outcome += lastWords(lines);
+            }
             // What a failed benchmark printed before it failed is still measured: it goes in, the failure is listed.
-            results = parse(Files.readAllLines(log, StandardCharsets.UTF_8));
+            results = parse(lines);
         } catch (IOException e) {
             outcome = "could not start: " + e.getMessage();
         }
         runs.add(new BenchRun(name, (System.nanoTime() - start) / 1e9, boundSeconds, outcome, results.size()));
         return results;
+    }
+
+    /** The last line of a failed run's output that is not a result, as ": line" (at most 200 characters), or "". */
+    static String lastWords(List<String> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            String line = lines.get(i).strip();
+            if (!line.isEmpty() && !line.startsWith("{")) {
+                return ": " + (line.length() > 200 ? line.substring(0, 200) + "..." : line);
+            }
+        }
+        return "";
     }
 
     @SuppressWarnings("unchecked")

@@ -55,7 +55,11 @@ final class ReportMarkdown {
     }
 
     private static String row(String... cells) {
-        return "| " + String.join(" | ", cells) + " |\n";
+        StringBuilder b = new StringBuilder("|");
+        for (String c : cells) {
+            b.append(' ').append(c.replace("|", "\\|")).append(" |");   // a cell's own bar is not a column
+        }
+        return b.append('\n').toString();
     }
 
     /** A figure as the report writes it: whole above 100, else three significant digits; NaN (none) empty. */

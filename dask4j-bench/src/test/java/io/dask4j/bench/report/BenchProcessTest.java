@@ -37,12 +37,12 @@ class BenchProcessTest {
         BenchProcess bench = new BenchProcess(dir.resolve("logs"));
 
         bench.run("fine", 60, List.of("sh", "-c", "echo '{\"a\":1}'; echo '{\"a\":2}'"));
-        bench.run("broken", 60, List.of("sh", "-c", "echo '{\"a\":1}'; exit 3"));
+        bench.run("broken", 60, List.of("sh", "-c", "echo '{\"a\":1}'; echo 'it broke | badly'; echo '{\"a\":2'; exit 3"));
         bench.run("absent", 60, List.of(dir.resolve("no-such-program").toString()));
 
         assertThat(bench.runs).extracting(BenchRun::name, BenchRun::outcome, BenchRun::results).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("fine", "ok", 2),
-                org.assertj.core.groups.Tuple.tuple("broken", "exit code 3", 1),
+                org.assertj.core.groups.Tuple.tuple("broken", "exit code 3: it broke | badly", 1),
                 org.assertj.core.groups.Tuple.tuple("absent", bench.runs.get(2).outcome(), 0));
         assertThat(bench.runs.get(2).outcome()).startsWith("could not start: ");
         assertThat(bench.failures()).hasSize(2).allMatch(f -> f.startsWith("broken: exit code 3") || f.startsWith("absent: could not start"));
@@ -50,6 +50,6 @@ class BenchProcessTest {
         String report = ReportMarkdown.render(new MachineInfo(2, 1L << 30, "cpu", "jvm", Map.of()), new ReportData(),
                 List.of(), bench.runs, bench.failures(), false);
         assertThat(report).contains("**Incomplete:** 2 benchmarks did not finish", "| fine | ", " | 60 | ok | 2 |",
-                " | 60 | exit code 3 | 1 |", "## Benchmarks that did not finish", "- broken: exit code 3");
+                " | 60 | exit code 3: it broke \\| badly | 1 |", "## Benchmarks that did not finish", "- broken: exit code 3");
     }
 }

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -68,6 +69,8 @@ public final class Worker implements AutoCloseable {
     static final long MAX_REPLY_BYTES = 16L << 20;
     /** A peer's request whose answer holds at most this many bytes is answered on the delivery thread. */
     static final long INLINE_REPLY_BYTES = 64L << 10;
+    /** Requests a peer's connection may have read but unanswered before it is dropped (peers ask one at a time). */
+    static final int MAX_UNANSWERED_REQUESTS = 16;
     /** A scheduler message with at most this many rows is handled on the delivery thread when the loop is free. */
     static final int INLINE_ROWS = 64;
     /** Scheduler messages queued for the control loop before the scheduler's stream is paused. */
@@ -293,12 +296,17 @@ public final class Worker implements AutoCloseable {
     /**
      * A peer's connection, in push mode: a request whose answer is small is answered on the delivery thread
      * (no hand-off; the peer is waiting for it); a bigger one on a virtual thread. Answers keep the order of the
-     * requests: while one is being answered on a virtual thread, later ones queue behind it.
+     * requests: while one is being answered on a virtual thread, later ones queue behind it. Workers and clients
+     * ask one request at a time per connection ({@code ConnectionPool}); a peer with more than {@value
+     * #MAX_UNANSWERED_REQUESTS} unanswered (one that does not read its answers) loses the connection, so the queue,
+     * and the frames of the requests in it, stay bounded.
      */
     private void serve(Comm comm) {
         comm.receive(new MessageHandler() {
             /** The last answer handed to a virtual thread: delivery thread only. */
             private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+            /** Requests read and not yet answered. */
+            private final AtomicInteger unanswered = new AtomicInteger();
 
             @Override
             public void onMessage(Message m) {
@@ -306,11 +314,26 @@ public final class Worker implements AutoCloseable {
                     comm.abort();
                     return;
                 }
-                if (tail.isDone() && m.op().equals(Ops.GET_DATA) && replyBytes(m) <= INLINE_REPLY_BYTES) {
-                    answer(comm, m);
+                if (unanswered.incrementAndGet() > MAX_UNANSWERED_REQUESTS) {
+                    REFUSED.warn("worker {} dropped the connection from {}: more than {} requests unanswered (a peer "
+                            + "asks one at a time and reads each answer)", id, comm.peerAddress(), MAX_UNANSWERED_REQUESTS);
+                    m.release();
+                    comm.abort();
                     return;
                 }
-                tail = tail.thenRunAsync(() -> answer(comm, m), Thread.ofVirtual().name("worker-serve")::start);
+                if (tail.isDone() && m.op().equals(Ops.GET_DATA) && replyBytes(m) <= INLINE_REPLY_BYTES) {
+                    answerCounted(m);
+                    return;
+                }
+                tail = tail.thenRunAsync(() -> answerCounted(m), Thread.ofVirtual().name("worker-serve")::start);
+            }
+
+            private void answerCounted(Message m) {
+                try {
+                    answer(comm, m);
+                } finally {
+                    unanswered.decrementAndGet();
+                }
             }
 
             @Override

@@ -41,7 +41,9 @@ import java.util.Objects;
  * @param logDirectory where each rank writes {@code rank-<r>.log} (default {@code logs}, or
  *     {@code DASK4J_LOG_DIR}); null to log to the console only
  * @param startTimeout how long start-up (scheduler up, every worker registered) may take
- * @param comm comm options (secret from {@code DASK4J_SECRET}, timeouts)
+ * @param comm comm options (secret from {@code DASK4J_SECRET}, timeouts; TLS from {@code DASK4J_TLS_*}, with which
+ *     every socket listener of the job, for outside clients and between hosts, is {@code tls://} instead of
+ *     {@code tcp://})
  * @param dashboard the web dashboard on the scheduler rank (default on, 127.0.0.1:8787, a free port if
  *     that is taken; {@link DashboardConfig#disabled()} for none)
  * @param allowedClasses the classes workers and the client rank build from frames (default {@link

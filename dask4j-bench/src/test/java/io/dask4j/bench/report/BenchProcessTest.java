@@ -47,9 +47,20 @@ class BenchProcessTest {
         assertThat(bench.runs.get(2).outcome()).startsWith("could not start: ");
         assertThat(bench.failures()).hasSize(2).allMatch(f -> f.startsWith("broken: exit code 3") || f.startsWith("absent: could not start"));
 
-        String report = ReportMarkdown.render(new MachineInfo(2, 1L << 30, "cpu", "jvm", Map.of()), new ReportData(),
+        ReportData data = new ReportData();
+        for (int size : List.of(8, 1024)) {   // as the MPI comm jobs report: one job per size, both layers each
+            data.addMpiComm("mpich", List.of(comm("binding", size), comm("comm", size)));
+        }
+        String report = ReportMarkdown.render(new MachineInfo(2, 1L << 30, "cpu", "jvm", Map.of()), data,
                 List.of(), bench.runs, bench.failures(), false);
+        assertThat(report).containsSubsequence("| raw MPI (mpich) | 8 |", "| raw MPI (mpich) | 1024 |",
+                "| mpi (mpich) | 8 |", "| mpi (mpich) | 1024 |");
         assertThat(report).contains("**Incomplete:** 2 benchmarks did not finish", "| fine | ", " | 60 | ok | 2 |",
                 " | 60 | exit code 3: it broke \\| badly | 1 |", "## Benchmarks that did not finish", "- broken: exit code 3");
+    }
+
+    private static Map<String, Object> comm(String layer, int size) {
+        return Map.of("layer", layer, "size_bytes", size, "latency_us_median", 1.5, "latency_us_p99", 3.0,
+                "bandwidth_gbps", 0.5);
     }
 }

@@ -83,6 +83,12 @@ public final class Worker implements AutoCloseable {
     private final List<Listener> listeners = new ArrayList<>();
     private final ConnectionPool pool;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    /**
+     * Completed once the worker can answer peers (its task manager exists), or when it closes. Peers may ask
+     * earlier: a client learns of the worker from the scheduler as soon as it registers, before this worker has
+     * finished starting, and its requests wait for this.
+     */
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final AtomicLong transfersOut = new AtomicLong();
     private final AtomicLong keysServed = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
@@ -178,6 +184,7 @@ public final class Worker implements AutoCloseable {
             }
         });
         Address dialed = config.options().routes().route(config.scheduler());
+        ready.complete(null);
         LOG.info("worker {} registered with {}{}", id, config.scheduler(), dialed.equals(config.scheduler()) ? "" : " over " + dialed);
     }
 
@@ -303,8 +310,8 @@ public final class Worker implements AutoCloseable {
      */
     private void serve(Comm comm) {
         comm.receive(new MessageHandler() {
-            /** The last answer handed to a virtual thread: delivery thread only. */
-            private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+            /** The last answer handed to a virtual thread (at first, the worker's start): delivery thread only. */
+            private CompletableFuture<Void> tail = ready;
             /** Requests read and not yet answered. */
             private final AtomicInteger unanswered = new AtomicInteger();
 
@@ -331,6 +338,11 @@ public final class Worker implements AutoCloseable {
             private void answerCounted(Message m) {
                 try {
                     answer(comm, m);
+                } catch (Throwable t) {
+                    // Later requests queue behind this answer and would never run: the peer hears the close
+                    // instead of waiting for replies that cannot come.
+                    comm.abort();
+                    throw t;
                 } finally {
                     unanswered.decrementAndGet();
                 }
@@ -371,6 +383,10 @@ public final class Worker implements AutoCloseable {
             if (e instanceof ClassNotAllowedException refused) {
                 REFUSED.warn("worker {} refused {} from {}: {}", id, m.op(), comm.peerAddress(), refused.getMessage());
             }
+        } catch (RuntimeException e) {
+            // This worker's own fault, not the request's: the peer still gets an answer it can raise, never silence.
+            LOG.warn("worker {} failed to answer {} from {}", id, m.op(), comm.peerAddress(), e);
+            reply = errorReply(e);
         }
         try {
             comm.write(reply);
@@ -452,6 +468,8 @@ public final class Worker implements AutoCloseable {
             }
             closed.complete(null);
         }
+        // Requests waiting for a start that will not come are answered (with errors) rather than left waiting.
+        ready.complete(null);
         listeners.forEach(Listener::stop);
         if (control != null) {
             control.close();

@@ -7,7 +7,9 @@ import io.dask4j.comm.serialize.ClassAllowList;
 import io.dask4j.comm.serialize.ClassNotAllowedException;
 import io.dask4j.runtime.cluster.LocalCluster;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.example.usertasks.UserTasks;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Task classes outside the runtime run only where the user declared them, in-process (inproc) and in worker
  * processes (tcp, which get the list on their command line); undeclared, the task fails naming the class.
  */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)   // a lost reply fails the test instead of hanging the build
 class ClassAllowListClusterTest {
 
     private static final ClassAllowList USER_TASKS = ClassAllowList.parse("org.example.usertasks.*");

@@ -56,13 +56,15 @@ final class TaskManager {
             new io.dask4j.runtime.protocol.ColumnBatch(Ops.TASKS_FINISHED, "keys", "runs", "nbytes", "start", "stop");
     private Runnable onFinished = () -> { };
     private Runnable flushFinished = () -> { };
-    private final IdleOptions idle = IdleOptions.defaults();
+    /** How an idle task thread stays awake before it parks (the worker's {@code WorkerConfig.idle}). */
+    private final IdleOptions idle;
     /** An idle task thread drives the transport (MPI) while it waits: its next task then arrives on this thread. */
     private final io.dask4j.comm.CallerProgress progress = io.dask4j.comm.Comms.callerProgress();
     final AtomicLong tasksRun = new AtomicLong();
     final AtomicLong tasksFailed = new AtomicLong();
 
-    TaskManager(DataStore store, MessageSink toScheduler, String workerId, Deserializer decoder) {
+    TaskManager(DataStore store, MessageSink toScheduler, String workerId, Deserializer decoder, IdleOptions idle) {
+        this.idle = idle;
         this.store = store;
         this.decoder = decoder;
         this.toScheduler = toScheduler;

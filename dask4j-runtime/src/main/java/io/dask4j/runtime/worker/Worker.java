@@ -13,7 +13,6 @@ import io.dask4j.comm.Message;
 import io.dask4j.comm.MessageHandler;
 import io.dask4j.comm.Receiving;
 import io.dask4j.runtime.loop.EventLoop;
-import io.dask4j.runtime.loop.IdleOptions;
 import io.dask4j.comm.ProtocolException;
 import io.dask4j.runtime.protocol.BatchedSend;
 import io.dask4j.runtime.protocol.Batches;
@@ -156,7 +155,7 @@ public final class Worker implements AutoCloseable {
         }
         heartbeatMs = reply.has("heartbeat_ms") ? reply.getLong("heartbeat_ms") : 1000;
         toScheduler = BatchedSend.of(schedulerComm, e -> closeInBackground());
-        tasks = new TaskManager(store, toScheduler, id, decoder);
+        tasks = new TaskManager(store, toScheduler, id, decoder, config.idle());
         store.onLost(key -> toScheduler.send(Message.of(Ops.DATA_LOST, Map.of("key", key))));
         toScheduler.addSource(tasks.finishedBatch(toScheduler::poke, toScheduler::flush));
         fetcher = new Fetcher(pool, config.transfersPerPeer(), tasks, decoder);
@@ -167,7 +166,7 @@ public final class Worker implements AutoCloseable {
             threads.add(t);
             t.start();
         }
-        control = new EventLoop("dask4j-worker", IdleOptions.defaults(), MAX_QUEUED_EVENTS, () -> { }, this::heartbeat);
+        control = new EventLoop("dask4j-worker", config.idle(), MAX_QUEUED_EVENTS, () -> { }, this::heartbeat);
         Receiving[] receiving = new Receiving[1];
         receiving[0] = schedulerComm.receive(new MessageHandler() {
             @Override

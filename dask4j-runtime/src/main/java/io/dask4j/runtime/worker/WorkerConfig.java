@@ -3,6 +3,7 @@ package io.dask4j.runtime.worker;
 import io.dask4j.comm.Address;
 import io.dask4j.comm.CommOptions;
 import io.dask4j.comm.serialize.ClassAllowList;
+import io.dask4j.runtime.loop.IdleOptions;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -27,11 +28,13 @@ import java.util.function.Consumer;
  *     scheduler, on the thread calling {@link Worker#start}: an MPI launcher tells the other ranks where this worker
  *     listens there (a collective every rank joins before any comm needs MPI progress). If it throws, the start
  *     fails with its exception. Does nothing unless set
+ * @param idle how the worker's waiting threads (its control loop, idle task threads) stay awake before they park:
+ *     {@link IdleOptions#defaults()} (which reads {@code dask4j.idle.driveMicros}) unless set
  */
 public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int nthreads, long memoryLimit,
                            double spillFraction, Path localDirectory, String name, CommOptions options,
                            int transfersPerPeer, ClassAllowList allowedClasses,
-                           Consumer<List<Address>> onListening) {
+                           Consumer<List<Address>> onListening, IdleOptions idle) {
 
     public WorkerConfig {
         Objects.requireNonNull(scheduler, "scheduler");
@@ -48,51 +51,58 @@ public record WorkerConfig(Address scheduler, List<Address> listenAddresses, int
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(allowedClasses, "allowedClasses");
         Objects.requireNonNull(onListening, "onListening");
+        Objects.requireNonNull(idle, "idle");
     }
 
     public static WorkerConfig connectingTo(Address scheduler) {
         return new WorkerConfig(scheduler, List.of(), 1, 0, 0.7, null, "", CommOptions.defaults().withIdentity("worker"), 2,
-                ClassAllowList.defaults(), addresses -> { });
+                ClassAllowList.defaults(), addresses -> { }, IdleOptions.defaults());
     }
 
     public WorkerConfig withListenAddresses(List<Address> addresses) {
-        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, addresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withThreads(int n) {
-        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, n, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withMemoryLimit(long bytes) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, bytes, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withSpillFraction(double fraction) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, fraction, localDirectory, name, options, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withLocalDirectory(Path dir) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, dir, name, options, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withName(String newName) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, newName, options, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withOptions(CommOptions newOptions) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, newOptions, transfersPerPeer, allowedClasses, onListening, idle);
     }
 
     public WorkerConfig withAllowedClasses(ClassAllowList allowed) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowed, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowed, onListening, idle);
     }
 
     public WorkerConfig withTransfersPerPeer(int n) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n, allowedClasses, onListening);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, n, allowedClasses, onListening, idle);
     }
 
     /** See {@code onListening}: {@code hook} learns the worker's contact addresses before it registers. */
     public WorkerConfig withOnListening(Consumer<List<Address>> hook) {
-        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, hook);
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name, options, transfersPerPeer, allowedClasses, hook, idle);
+    }
+
+    /** How the worker's waiting threads (its control loop, idle task threads) wait; see {@link IdleOptions}. */
+    public WorkerConfig withIdle(IdleOptions waiting) {
+        return new WorkerConfig(scheduler, listenAddresses, nthreads, memoryLimit, spillFraction, localDirectory, name,
+                options, transfersPerPeer, allowedClasses, onListening, waiting);
     }
 }

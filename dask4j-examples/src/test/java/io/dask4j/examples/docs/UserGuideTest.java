@@ -61,6 +61,8 @@ class UserGuideTest {
         }
         List<String> out = buffer.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(out).containsSubsequence(
+                // releasing
+                "1000000", "1", "0",
                 // futures
                 "b = 84", "squares = [1, 4, 9, 16]", "scores = [1.0, 1.5, 2.0]", "b is 84",
                 // waiting
@@ -70,9 +72,7 @@ class UserGuideTest {
                 // arrays
                 "mean 0.50, 1000 column maxima, symmetric: true",
                 // errors
-                "java.lang.ArithmeticException", "/ by zero", "true", "ERROR", "RemoteTaskException", "true", "true",
-                // releasing
-                "1000000", "1", "0");
+                "java.lang.ArithmeticException", "/ by zero", "true", "ERROR", "RemoteTaskException", "true", "true");
         assertThat(out).anySatisfy(l -> assertThat(l).startsWith("released: future ").contains("was released"));
     }
 }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
  * A Zarr v2 array: a directory with a {@code .zarray} JSON file (shape, chunks, dtype, compressor,
@@ -48,10 +49,11 @@ import java.util.Map;
  * @param separator  between chunk indices in a chunk's file name
  * @param keyPrefix  before the chunk indices: empty in v2, {@code "c/"} in v3's default chunk key encoding
  * @param shards     the shards holding the chunks, or {@code null} for a file per chunk
+ * @param checksummed whether each stored chunk ends in a CRC-32C of its bytes (v3's {@code crc32c} codec)
  */
 public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCols, ElementType type, boolean fortran,
                         ZarrCompressor compressor, double fill, String separator, String keyPrefix,
-                        ZarrShards shards) implements BlockReader {
+                        ZarrShards shards, boolean checksummed) implements BlockReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -92,7 +94,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         }
         return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, order.equals("F"),
                 ZarrCompressor.fromMetadata((Map<String, Object>) m.get("compressor"), dir),
-                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")), "", null);
+                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")), "", null, false);
     }
 
     /** The JSON object in {@code dir}'s metadata file {@code name}; a missing, unreadable or invalid file is refused. */
@@ -111,7 +113,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
 
     /** An empty array to be written by {@link #writeChunk} and finished by {@link #writeMetadata()}. */
     public static ZarrArray forWriting(Path dir, ArrayShape shape, int chunkRows, int chunkCols, ZarrCompressor compressor) {
-        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".", "", null);
+        return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".", "", null, false);
     }
 
     static long[] longs(Object v, String name, Path dir) {
@@ -191,11 +193,12 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
                 }
                 offset = index[2 * k];
                 length = index[2 * k + 1];
-                if (compressor.id() == null && length != chunkBytes) {
-                    throw new IOException("its shard holds " + length + " bytes for it, not " + chunkBytes);
+                int expected = chunkBytes + (checksummed ? Integer.BYTES : 0);
+                if (compressor.id() == null && length != expected) {
+                    throw new IOException("its shard holds " + length + " bytes for it, not " + expected);
                 }
             }
-            if (compressor.id() == null) {
+            if (compressor.id() == null && !checksummed) {
                 RawArray layout = new RawArray(file.toString(), offset, chunkShape, type, fortran);
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                     layout.readInto(ch, r, c, h, w, out, outIndex, stride);
@@ -203,7 +206,7 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
                 return;
             }
             byte[] stored = length < 0 ? Files.readAllBytes(file) : readBytes(file, offset, (int) length);
-            byte[] raw = compressor.decompress(stored, chunkBytes);
+            byte[] raw = compressor.decompress(checksummed ? withoutChecksum(stored) : stored, chunkBytes);
             MemorySegment seg = MemorySegment.ofArray(raw);
             for (int k = 0; k < (fortran ? w : h); k++) {
                 if (!fortran) {
@@ -231,6 +234,24 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         for (int x = 0; x < h; x++) {
             Arrays.fill(out, outIndex + x * stride, outIndex + x * stride + w, fill);
         }
+    }
+
+    /**
+     * A stored chunk's bytes without the CRC-32C that ends them (little-endian, of the bytes before it), once it
+     * matches: a chunk damaged on disk is an error, never values read silently wrong.
+     */
+    private static byte[] withoutChecksum(byte[] stored) throws IOException {
+        int n = stored.length - Integer.BYTES;
+        if (n < 0) {
+            throw new java.io.EOFException("it holds " + stored.length + " bytes, too few for its CRC-32C");
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(stored, 0, n);
+        int expected = ByteBuffer.wrap(stored, n, Integer.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        if ((int) crc.getValue() != expected) {
+            throw new IOException("its CRC-32C does not match its bytes (the chunk is damaged)");
+        }
+        return Arrays.copyOf(stored, n);
     }
 
     /** {@code length} bytes of {@code file} from {@code offset}: an inner chunk of a shard. */

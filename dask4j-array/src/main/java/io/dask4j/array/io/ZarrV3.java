@@ -12,8 +12,9 @@ import java.util.Map;
  * {@code v2} chunk key encodings, the {@code bytes} codec in either endianness, an optional {@code transpose}
  * (Fortran order) before it and at most one of {@code gzip}, {@code zstd} and {@code blosc} after it; the same
  * codecs as the inner codecs of {@code sharding_indexed} (see {@link ZarrShards}), whose index may carry a
- * CRC-32C. Refused, by name: checksums on chunks and other codecs, other grids, data types other than the
- * numeric ones dask4j reads. Stateless; called on the thread that creates the array.
+ * CRC-32C; a {@code crc32c} last among a chunk's codecs (each chunk's checksum, checked as it is read). Refused,
+ * by name: nested sharding and other codecs, other grids, data types other than the numeric ones dask4j reads.
+ * Stateless; called on the thread that creates the array.
  */
 final class ZarrV3 {
     private ZarrV3() {
@@ -61,21 +62,28 @@ final class ZarrV3 {
             throw new ArrayFileException(dir, "chunks " + Arrays.toString(chunks) + " are larger than 2 GiB");
         }
         return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, c.type(), c.fortran(), c.compressor(),
-                ZarrArray.fillValue(m.get("fill_value"), dir), key[1], key[0], shards);
+                ZarrArray.fillValue(m.get("fill_value"), dir), key[1], key[0], shards, c.checksummed());
     }
 
-    /** What a chunk's codecs amount to: the stored element type, the order within a chunk, the compressor. */
-    private record Codecs(ElementType type, boolean fortran, ZarrCompressor compressor) {
+    /**
+     * What a chunk's codecs amount to: the stored element type, the order within a chunk, the compressor, and
+     * whether a CRC-32C ends each stored chunk.
+     */
+    private record Codecs(ElementType type, boolean fortran, ZarrCompressor compressor, boolean checksummed) {
     }
 
     @SuppressWarnings("unchecked")
     private static Codecs codecs(List<?> codecs, ElementType type, int ndim, Path dir) {
         boolean fortran = false;
         boolean bytesSeen = false;
+        boolean checksummed = false;
         ZarrCompressor compressor = ZarrCompressor.NONE;
         for (Object c : codecs) {
             Map<String, Object> codec = c instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of("name", String.valueOf(c));
             String name = String.valueOf(codec.get("name"));
+            if (checksummed) {
+                throw new ArrayFileException(dir, "codecs " + codecs + " are not supported (crc32c must be the last codec)");
+            }
             Map<String, Object> conf = codec.get("configuration") instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of();
             switch (name) {
                 case "transpose" -> {
@@ -96,15 +104,21 @@ final class ZarrV3 {
                     }
                     compressor = compressor(name, conf);
                 }
+                case "crc32c" -> {
+                    if (!bytesSeen) {
+                        throw new ArrayFileException(dir, "codecs " + codecs + " are not supported (crc32c comes after bytes)");
+                    }
+                    checksummed = true;
+                }
                 default -> throw new ArrayFileException(dir, "codec '" + name
-                        + "' is not supported (dask4j reads Zarr v3 chunks with transpose, bytes, gzip, zstd and blosc, "
+                        + "' is not supported (dask4j reads Zarr v3 chunks with transpose, bytes, gzip, zstd, blosc and crc32c, "
                         + "alone or as the inner codecs of sharding_indexed)");
             }
         }
         if (!bytesSeen) {
             throw new ArrayFileException(dir, "codecs " + codecs + " have no bytes codec");
         }
-        return new Codecs(type, fortran, compressor);
+        return new Codecs(type, fortran, compressor, checksummed);
     }
 
     /** The shard index's layout: {@code bytes} in either endianness, optionally then {@code crc32c}. */

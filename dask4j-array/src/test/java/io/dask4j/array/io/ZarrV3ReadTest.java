@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.CRC32C;
 import java.util.zip.GZIPOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,9 +50,14 @@ class ZarrV3ReadTest {
                 }
                 yield out.toByteArray();
             }
-            case "zstd" -> Zstd.compress(raw, 3);
+            case "zstd", "zstd+crc32c" -> Zstd.compress(raw, 3);
             default -> raw;
         };
+        if (codec.endsWith("crc32c")) {
+            CRC32C crc = new CRC32C();
+            crc.update(stored);
+            stored = ByteBuffer.allocate(stored.length + 4).order(ByteOrder.LITTLE_ENDIAN).put(stored).putInt((int) crc.getValue()).array();
+        }
         Files.createDirectories(file.getParent());
         Files.write(file, stored);
     }
@@ -137,6 +143,39 @@ class ZarrV3ReadTest {
         double[] got = a.read(0, 0, 1, 10);
         for (int i = 0; i < 10; i++) {
             assertThat(got[i]).as("element %d", i).isEqualTo(-300 + 77 * i);
+        }
+    }
+
+    @Test
+    void checksummedChunksReadBackAndADamagedChunkIsAnErrorNamingIt(@TempDir Path dir) throws IOException {
+        for (String codec : new String[]{"crc32c", "zstd+crc32c"}) {
+            Path d = Files.createDirectories(dir.resolve(codec + ".zarr"));
+            String codecs = codec.equals("crc32c") ? "[{\"name\": \"bytes\"}, {\"name\": \"crc32c\"}]"
+                    : "[{\"name\": \"bytes\"}, {\"name\": \"zstd\", \"configuration\": {\"level\": 3}}, {\"name\": \"crc32c\"}]";
+            Files.writeString(d.resolve("zarr.json"), """
+                    {"zarr_format": 3, "node_type": "array", "shape": [5, 7], "data_type": "float64",
+                     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 3]}},
+                     "fill_value": 0.0, "codecs": %s}""".formatted(codecs));
+            for (int i = 0; i < 3; i++) {
+                for (int j = 0; j < 3; j++) {
+                    chunk(d.resolve("c/" + i + "/" + j), i, j, false, false, codec);
+                }
+            }
+            double[] got = readAll(d);
+            for (int r = 0; r < ROWS; r++) {
+                for (int c = 0; c < COLS; c++) {
+                    assertThat(got[r * COLS + c]).as("%s (%d, %d)", codec, r, c).isEqualTo(value(r, c));
+                }
+            }
+            Path damaged = d.resolve("c/1/2");
+            byte[] bytes = Files.readAllBytes(damaged);
+            bytes[1] ^= 0x10;
+            Files.write(damaged, bytes);
+            assertThatThrownBy(() -> readAll(d)).as(codec).isInstanceOf(ArrayFileException.class)
+                    .hasMessageContaining(damaged.toString()).hasMessageContaining("chunk (1, 2)").hasMessageContaining("CRC-32C");
+            Files.write(damaged, new byte[]{1, 2});
+            assertThatThrownBy(() -> readAll(d)).as(codec).isInstanceOf(ArrayFileException.class)
+                    .hasMessageContaining("too few for its CRC-32C");
         }
     }
 

@@ -46,8 +46,11 @@ class ZarrV3ShardTest {
                 .formatted(fill, innerCodecs, indexLocation, indexCodecs);
     }
 
-    /** Inner chunk (i, j) of the array (C order, little-endian, padded with -1), through zstd if asked. */
-    private static byte[] innerChunk(int i, int j, boolean zstd) {
+    /**
+     * Inner chunk (i, j) of the array (C order, little-endian, padded with -1), through zstd if asked, then ending
+     * in its CRC-32C if asked.
+     */
+    private static byte[] innerChunk(int i, int j, boolean zstd, boolean crc) {
         ByteBuffer b = ByteBuffer.allocate(CR * CC * 8).order(ByteOrder.LITTLE_ENDIAN);
         for (int a = 0; a < CR; a++) {
             for (int c = 0; c < CC; c++) {
@@ -56,7 +59,13 @@ class ZarrV3ShardTest {
                 b.putDouble(r < ROWS && col < COLS ? value(r, col) : -1);
             }
         }
-        return zstd ? Zstd.compress(b.array(), 3) : b.array();
+        byte[] stored = zstd ? Zstd.compress(b.array(), 3) : b.array();
+        if (!crc) {
+            return stored;
+        }
+        CRC32C c = new CRC32C();
+        c.update(stored);
+        return ByteBuffer.allocate(stored.length + 4).order(ByteOrder.LITTLE_ENDIAN).put(stored).putInt((int) c.getValue()).array();
     }
 
     /**
@@ -65,6 +74,12 @@ class ZarrV3ShardTest {
      */
     private static void shard(Path dir, int si, int sj, boolean zstd, boolean indexAtEnd, boolean crc, List<int[]> skip)
             throws IOException {
+        shard(dir, si, sj, zstd, false, indexAtEnd, crc, skip);
+    }
+
+    /** As above, each inner chunk ending in its own CRC-32C if {@code chunkCrc}. */
+    private static void shard(Path dir, int si, int sj, boolean zstd, boolean chunkCrc, boolean indexAtEnd, boolean crc,
+                              List<int[]> skip) throws IOException {
         int down = SR / CR;
         int across = SC / CC;
         int n = down * across;
@@ -79,7 +94,7 @@ class ZarrV3ShardTest {
             if (skip.stream().anyMatch(s -> s[0] == i && s[1] == j)) {
                 continue;
             }
-            byte[] chunk = innerChunk(i, j, zstd);
+            byte[] chunk = innerChunk(i, j, zstd, chunkCrc);
             index[2 * k] = base + body.size();
             index[2 * k + 1] = chunk.length;
             body.write(chunk);
@@ -153,6 +168,22 @@ class ZarrV3ShardTest {
     }
 
     @Test
+    void innerChunksEndingInTheirOwnChecksumReadBack(@TempDir Path dir) throws IOException {
+        for (boolean zstd : new boolean[]{false, true}) {
+            Path d = Files.createDirectories(dir.resolve("zstd-" + zstd));
+            String inner = zstd ? "[{\"name\": \"bytes\"}, {\"name\": \"zstd\"}, {\"name\": \"crc32c\"}]"
+                    : "[{\"name\": \"bytes\"}, {\"name\": \"crc32c\"}]";
+            Files.writeString(d.resolve("zarr.json"), metadata("0.0", inner, "end", "[{\"name\": \"bytes\"}, {\"name\": \"crc32c\"}]"));
+            for (int si = 0; si < 2; si++) {
+                for (int sj = 0; sj < 2; sj++) {
+                    shard(d, si, sj, zstd, true, true, true, List.of());
+                }
+            }
+            assertReadsBack(ZarrArray.open(d), 0.0, List.of());
+        }
+    }
+
+    @Test
     void aCorruptIndexFailsTheReadNamingTheShard(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("zarr.json"), metadata("0", "[{\"name\": \"bytes\"}]",
                 "end", "[{\"name\": \"bytes\"}, {\"name\": \"crc32c\"}]"));
@@ -177,10 +208,10 @@ class ZarrV3ShardTest {
         assertThatThrownBy(() -> ZarrArray.open(uneven)).isInstanceOf(ArrayFileException.class)
                 .hasMessageContaining("chunk_shape [3, 3] does not divide the shard shape [4, 6]");
         Path checksummed = Files.createDirectories(dir.resolve("crc.zarr"));
-        Files.writeString(checksummed.resolve("zarr.json"), metadata("0", "[{\"name\": \"bytes\"}, {\"name\": \"crc32c\"}]", "end",
-                "[{\"name\": \"bytes\"}]"));
+        Files.writeString(checksummed.resolve("zarr.json"), metadata("0",
+                "[{\"name\": \"bytes\"}, {\"name\": \"crc32c\"}, {\"name\": \"zstd\"}]", "end", "[{\"name\": \"bytes\"}]"));
         assertThatThrownBy(() -> ZarrArray.open(checksummed)).isInstanceOf(ArrayFileException.class)
-                .hasMessageContaining("codec 'crc32c' is not supported");
+                .hasMessageContaining("crc32c must be the last codec");
         Path index = Files.createDirectories(dir.resolve("index.zarr"));
         Files.writeString(index.resolve("zarr.json"), metadata("0", "[{\"name\": \"bytes\"}]", "middle", "[{\"name\": \"bytes\"}]"));
         assertThatThrownBy(() -> ZarrArray.open(index)).isInstanceOf(ArrayFileException.class)

@@ -2,9 +2,11 @@
 """The seed workload on Python Dask, measured the way `./dask4j bench seed` measures dask4j.
 
     /usr/bin/python3 dask_seed_bench.py [--n 20000] [--chunk auto|N] [--workers 3] [--runs 5] [--json]
-                                        [--layout default|mirrors]
+                                        [--layout default|mirrors] [--input random|zarr:DIR|...] [--rereads 0]
 
-Persists x = random((n, n)), waits for it, then times (x + x.T).transpose().sum() over several runs.
+Persists x = random((n, n)) (or reads it from a file), waits for it, then times (x + x.T).transpose().sum()
+over several runs. --rereads N releases x after the first persist and persists it again N times on the same
+workers, each timed (rereads_s), as `./dask4j bench seed --rereads N` does.
 --layout default lets Dask place x's blocks as it does; --layout mirrors pins them the way dask4j's
 default layout puts them (block (i, j) next to its mirror (j, i) in a growing-square order, cut into
 contiguous equal runs, one per worker; see BlockOrder.java), for a like-for-like comparison.
@@ -89,20 +91,33 @@ def main():
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--layout", choices=["default", "mirrors"], default="default")
     parser.add_argument("--input", default="random", help="random, zarr:DIR, npy:FILE or hdf5:FILE:/dataset")
+    parser.add_argument("--rereads", type=int, default=0)
     args = parser.parse_args()
     chunks = "auto" if args.chunk == "auto" else (int(args.chunk), int(args.chunk))
 
     with LocalCluster(n_workers=args.workers, threads_per_worker=args.threads, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, Client(cluster) as client:
+        def persisted():
+            if args.input != "random":
+                x = open_input(args.input, args.chunk).persist()
+            else:
+                x = random_with_layout(client, args.n, chunks, args.layout)
+                # optimizing the graph would drop the per-block worker annotations of the mirrors layout
+                x = x.persist() if args.layout == "default" else x.persist(optimize_graph=False)
+            wait(x)
+            return x
+
         started = time.perf_counter()
-        if args.input != "random":
-            x = open_input(args.input, args.chunk).persist()
-        else:
-            x = random_with_layout(client, args.n, chunks, args.layout)
-            # optimizing the graph would drop the per-block worker annotations of the mirrors layout
-            x = x.persist() if args.layout == "default" else x.persist(optimize_graph=False)
-        wait(x)
+        x = persisted()
         persist_s = time.perf_counter() - started
+        rereads_s = []
+        for _ in range(args.rereads):
+            x = None  # releases x's chunks, as dask4j's x.release() does
+            # x's keys are the same each time: wait until they are gone, or the read would be served from memory
+            wait_until_only_x_is_held(client, 0)
+            started = time.perf_counter()
+            x = persisted()
+            rereads_s.append(time.perf_counter() - started)
         held = held_tasks(client)
         times, result = [], None
         for _ in range(args.runs):
@@ -111,7 +126,7 @@ def main():
             result = (x + x.T).transpose().sum().compute()
             times.append(time.perf_counter() - started)
         chunk = x.chunksize[0]
-        record = {"backend": "python-dask-tcp", "n": x.shape[0], "input": args.input, "persist_s": persist_s, "chunk": chunk, "workers": args.workers,
+        record = {"backend": "python-dask-tcp", "n": x.shape[0], "input": args.input, "persist_s": persist_s, "rereads_s": rereads_s, "chunk": chunk, "workers": args.workers,
                   "layout": args.layout, "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
                   "result": float(result), "runs": len(times), "runs_s": times}
         if args.json:

@@ -116,7 +116,8 @@ final class MpiSeedJob {
                 "--layout", cmd.layout,
                 "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
                 "--client-rank", Integer.toString(cmd.mpiJob.clientRank),
-                "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed), "--input", cmd.input));
+                "--warmup", Integer.toString(cmd.warmup), "--rereads", Integer.toString(cmd.rereads), "--seed", Long.toString(cmd.seed),
+                "--input", cmd.input));
         return line;
     }
 

@@ -69,6 +69,11 @@ public final class SeedBenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "1", description = "untimed runs first, for the JIT (default: ${DEFAULT-VALUE})")
     int warmup;
 
+    @Option(names = "--rereads", defaultValue = "0",
+            description = "after the first persist of x, release it and persist it again this many times on the same workers, "
+                    + "each timed (rereads_s): reads by workers whose heap has held data before (default: ${DEFAULT-VALUE})")
+    int rereads;
+
     @Option(names = "--seed", defaultValue = "42", description = "random seed of x (default: ${DEFAULT-VALUE})")
     long seed;
 
@@ -138,10 +143,11 @@ public final class SeedBenchCommand implements Callable<Integer> {
         OptionChecks.atLeast(spec, "--workers", workers, 1);
         OptionChecks.atLeast(spec, "--runs", runs, 1);
         OptionChecks.atLeast(spec, "--warmup", warmup, 0);
+        OptionChecks.atLeast(spec, "--rereads", rereads, 0);
         mpiJob.check(spec);
         SeedInput from = OptionChecks.parsed(spec, "--input", input, SeedInput::parse);
         input = from.toString(); // absolute: the jobs' processes may start elsewhere
-        SeedWorkload workload = new SeedWorkload(n, chunks, blockLayout(), runs, warmup, seed, from,
+        SeedWorkload workload = new SeedWorkload(n, chunks, blockLayout(), runs, warmup, rereads, seed, from,
                 from == SeedInput.RANDOM || !chunk.equalsIgnoreCase("auto"), System.err);
         if (inMpiJob) {
             return MpiSeedJob.runRank(this, workload);

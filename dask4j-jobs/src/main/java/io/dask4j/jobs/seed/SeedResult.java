@@ -18,14 +18,15 @@ import java.util.Map;
  * @param layout how x's blocks were laid out over the workers: {@code mirrors} or {@code row-major}
  * @param seconds the timed runs, in order
  * @param warmupSeconds the untimed warm-up runs, in order
- * @param persistSeconds time to persist x and wait for it
+ * @param persistSeconds time to persist x and wait for it, the first time (the workers' first read of a file's x)
+ * @param rereadSeconds times to persist x again on the same workers after releasing it, in order ({@code --rereads})
  * @param result the sum of the last run
  * @param aot the JVMs' AOT caches ({@link io.dask4j.jobs.AotCaches}): {@code off}, {@code training} (some
  *     JVM of the job trained its cache, so its times include that) or {@code cached} (every JVM started with one)
  * @param processes which processes the cluster ran in (set by the launching command; null until then)
  */
 public record SeedResult(String backend, int n, int chunk, int workers, String layout, List<Double> seconds,
-                         List<Double> warmupSeconds, double persistSeconds, double result, String aot,
+                         List<Double> warmupSeconds, double persistSeconds, List<Double> rereadSeconds, double result, String aot,
                          io.dask4j.jobs.ProcessLayout processes) {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Starts the line on which a job's driver or client rank prints its result for the launching process. */
@@ -38,12 +39,12 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
 
     /** This result with the AOT-cache state of the job that produced it. */
     public SeedResult withAot(String state) {
-        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, result, state, processes);
+        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, rereadSeconds, result, state, processes);
     }
 
     /** This result with the processes its cluster ran in. */
     public SeedResult withProcesses(io.dask4j.jobs.ProcessLayout where) {
-        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, result, aot, where);
+        return new SeedResult(backend, n, chunk, workers, layout, seconds, warmupSeconds, persistSeconds, rereadSeconds, result, aot, where);
     }
 
     public double median() {
@@ -86,6 +87,7 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
         m.put("runs_s", seconds);
         m.put("warmup_s", warmupSeconds);
         m.put("persist_s", persistSeconds);
+        m.put("rereads_s", rereadSeconds);
         m.put("aot", aot);
         if (processes != null) {
             processes.into(m);
@@ -102,7 +104,8 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
             Map<?, ?> m = JSON.readValue(text, Map.class);
             return new SeedResult((String) m.get("backend"), ((Number) m.get("n")).intValue(), ((Number) m.get("chunk")).intValue(),
                     ((Number) m.get("workers")).intValue(), (String) m.get("layout"), doubles(m.get("runs_s")), doubles(m.get("warmup_s")),
-                    ((Number) m.get("persist_s")).doubleValue(), ((Number) m.get("result")).doubleValue(),
+                    ((Number) m.get("persist_s")).doubleValue(), m.containsKey("rereads_s") ? doubles(m.get("rereads_s")) : List.of(),
+                    ((Number) m.get("result")).doubleValue(),
                     m.get("aot") instanceof String state ? state : "off", io.dask4j.jobs.ProcessLayout.from(m));
         } catch (JsonProcessingException | ClassCastException | NullPointerException e) {
             throw new IllegalArgumentException("not a seed result: " + text, e);
@@ -115,7 +118,11 @@ public record SeedResult(String backend, int n, int chunk, int workers, String l
 
     public String toText() {
         return String.format(Locale.ROOT, "dask4j %s: n=%d chunk=%d workers=%d layout=%s runs=%d median=%.3fs min=%.3fs max=%.3fs sum=%.6e"
-                        + " (persist %.2fs, warm-up %s, AOT caches %s)", backend, n, chunk, workers, layout, seconds.size(), median(), min(), max(),
-                result, persistSeconds, warmupSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3fs", s)).toList(), aot);
+                        + " (persist %.2fs%s, warm-up %s, AOT caches %s)", backend, n, chunk, workers, layout, seconds.size(), median(), min(), max(),
+                result, persistSeconds, rereadSeconds.isEmpty() ? "" : ", again " + secondsList(rereadSeconds), secondsList(warmupSeconds), aot);
+    }
+
+    private static List<String> secondsList(List<Double> seconds) {
+        return seconds.stream().map(s -> String.format(Locale.ROOT, "%.3fs", s)).toList();
     }
 }

@@ -39,7 +39,8 @@ final class TcpSeedJob {
         line.addAll(List.of("--class-path", cmd.jobClassPath, SeedBenchCommand.class.getName(),
                 "--in-tcp-job", "--backend", "tcp", "--aot-cache", "off", "--n", Integer.toString(cmd.n), "--chunk", cmd.chunk,
                 "--layout", cmd.layout, "--workers", Integer.toString(cmd.workers), "--runs", Integer.toString(cmd.runs),
-                "--warmup", Integer.toString(cmd.warmup), "--seed", Long.toString(cmd.seed), "--input", cmd.input));
+                "--warmup", Integer.toString(cmd.warmup), "--rereads", Integer.toString(cmd.rereads), "--seed", Long.toString(cmd.seed),
+                "--input", cmd.input));
         if (cmd.workerHeap != null) {
             line.addAll(List.of("--worker-heap", cmd.workerHeap));
         }

@@ -50,6 +50,38 @@ class SeedBenchCommandTest {
         assertThat(SeedResult.fromJson(line).seconds()).hasSize(3);
     }
 
+    /**
+     * {@code --rereads}: x is released and persisted again on the same workers, each read timed, and the runs then
+     * compute on the last x, which holds the same values as the first (same seed, fresh keys).
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void rereadsPersistXAgainOnTheSameWorkersAndTimeEachRead() throws Exception {
+        SeedResult once = inprocResult("--rereads", "0");
+        SeedResult thrice = inprocResult("--rereads", "2");
+        assertThat(once.rereadSeconds()).isEmpty();
+        assertThat(thrice.rereadSeconds()).hasSize(2).allSatisfy(s -> assertThat(s).isPositive());
+        assertThat(thrice.result()).isEqualTo(once.result());
+        assertThat(thrice.toText()).contains(", again [");
+        // The tcp driver and the mpi ranks run the workload themselves: they are told the count.
+        SeedBenchCommand cmd = new SeedBenchCommand();
+        new CommandLine(cmd).parseArgs("--backend", "tcp", "--rereads", "3", "--aot-cache", "off");
+        List<String> tcp = TcpSeedJob.command(cmd, cmd.aotCaches(TcpSeedJob.ROLES));
+        assertThat(tcp.get(tcp.indexOf("--rereads") + 1)).isEqualTo("3");
+        List<String> mpi = MpiSeedJob.command(cmd);
+        assertThat(mpi.get(mpi.indexOf("--rereads") + 1)).isEqualTo("3");
+    }
+
+    private static SeedResult inprocResult(String... extra) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<String> args = new java.util.ArrayList<>(List.of("--backend", "inproc", "--n", "300", "--chunk", "100", "--workers", "2",
+                "--runs", "1", "--warmup", "0", "--json"));
+        args.addAll(List.of(extra));
+        int code = new CommandLine(new SeedBenchCommand(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute(args.toArray(String[]::new));
+        assertThat(code).isZero();
+        return SeedResult.fromJson(bytes.toString(StandardCharsets.UTF_8).trim());
+    }
+
     @Test
     void theMpiJobHasAnApplicationContextPerRoleEachWithTheClassPathFirst() {
         SeedBenchCommand cmd = new SeedBenchCommand();
@@ -255,7 +287,7 @@ class SeedBenchCommandTest {
 
     @Test
     void resultsRoundTripThroughJson() {
-        SeedResult r = new SeedResult("tcp", 10, 5, 3, "mirrors", List.of(3.0, 1.0, 2.0), List.of(9.0), 0.5, 123.5, "cached",
+        SeedResult r = new SeedResult("tcp", 10, 5, 3, "mirrors", List.of(3.0, 1.0, 2.0), List.of(9.0), 0.5, List.of(0.25, 0.125), 123.5, "cached",
                 io.dask4j.jobs.ProcessLayout.mpi(3, 0));
         SeedResult back = SeedResult.fromJson(r.toJson());
         assertThat(back).isEqualTo(r);
@@ -278,6 +310,7 @@ class SeedBenchCommandTest {
             --workers 0                             | --workers must be at least 1, got 0
             --runs 0                                | --runs must be at least 1, got 0
             --warmup -1                             | --warmup must be at least 0, got -1
+            --rereads -2                            | --rereads must be at least 0, got -2
             --backend carrier-pigeon                | unknown --backend 'carrier-pigeon': expected inproc, tcp or mpi
             --layout diagonal                       | unknown --layout 'diagonal': expected mirrors or row-major
             --backend mpi --mpi bogus               | unknown --mpi 'bogus': expected openmpi or mpich

@@ -12,16 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Round trips with Python's own libraries (NumPy, Zarr, h5py, run as {@code /usr/bin/python3}): files Python
@@ -39,7 +34,7 @@ class PythonArrayFilesTest {
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
         boolean present = Files.isExecutable(Path.of(PYTHON))
-                && run(List.of(PYTHON, "-c", "import numpy, zarr, h5py, numcodecs")).exit == 0;
+                && ExternalRun.succeeds(List.of(PYTHON, "-c", "import numpy, zarr, h5py, numcodecs"));
         if (!present && "1".equals(System.getenv("DASK4J_REQUIRE_PYTHON_IO"))) {
             throw new AssertionError(PYTHON + " with numpy, zarr, h5py and numcodecs is required (DASK4J_REQUIRE_PYTHON_IO=1)");
         }
@@ -64,9 +59,9 @@ class PythonArrayFilesTest {
 
     @Test
     void everyFilePythonWroteReadsBackExactly(@TempDir Path dir) throws Exception {
-        Result written = run(List.of(PYTHON, script.toString(), "write", dir.toString()));
-        assertThat(written.exit).as(written.output).isZero();
-        List<String> cases = written.output.lines().filter(l -> !l.isBlank()).toList();
+        ExternalRun written = ExternalRun.of(List.of(PYTHON, script.toString(), "write", dir.toString()));
+        assertThat(written.exit()).as(written.output()).isZero();
+        List<String> cases = written.output().lines().filter(l -> !l.isBlank()).toList();
         assertThat(cases).hasSizeGreaterThanOrEqualTo(23);
         for (String c : cases) {
             DArray a;
@@ -79,19 +74,19 @@ class PythonArrayFilesTest {
                 a = c.endsWith(".npy") ? DArrays.fromNpy(dir.resolve(c), ChunkSpec.of(9, 14)) : DArrays.fromZarr(dir.resolve(c));
                 expected = dir.resolve(c + ".expected.f8");
             }
-            assertThat(a.computeVector(client)).as(c).isEqualTo(doubles(expected));
+            assertThat(a.computeVector(client)).as(c).isEqualTo(ExternalRun.doubles(expected));
         }
         // Zarr blocks follow the file's chunks; HDF5's small chunks are grown to whole multiples of themselves.
         assertThat(DArrays.fromZarr(dir.resolve("default.zarr")).chunks().rowSize(0)).isEqualTo(10);
         assertThat(DArrays.fromZarr(dir.resolve("default.zarr")).chunks().colSize(0)).isEqualTo(16);
         assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/group/chunked_gzip_f4").chunks().blocks()).isEqualTo(1);
         assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/group/chunked_gzip_f4", ChunkSpec.of(7)).computeVector(client))
-                .isEqualTo(doubles(dir.resolve("data.h5.group_chunked_gzip_f4.expected.f8")));
+                .isEqualTo(ExternalRun.doubles(dir.resolve("data.h5.group_chunked_gzip_f4.expected.f8")));
         // Blocks that cut through written and unwritten chunks alike.
         assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/holes_gzip_filled", ChunkSpec.of(5, 7)).computeVector(client))
-                .isEqualTo(doubles(dir.resolve("data.h5.holes_gzip_filled.expected.f8")));
+                .isEqualTo(ExternalRun.doubles(dir.resolve("data.h5.holes_gzip_filled.expected.f8")));
         assertThat(DArrays.fromHdf5(dir.resolve("data.h5"), "/holes_f8", ChunkSpec.of(9, 11)).computeVector(client))
-                .isEqualTo(doubles(dir.resolve("data.h5.holes_f8.expected.f8")));
+                .isEqualTo(ExternalRun.doubles(dir.resolve("data.h5.holes_f8.expected.f8")));
     }
 
     @Test
@@ -110,34 +105,14 @@ class PythonArrayFilesTest {
         DArrays.arange(777, ChunkSpec.of(100)).toZarr(client, dir.resolve("vector.zarr"));
         for (String[] f : files) {
             Path out = dir.resolve(f[1] + ".back.f8");
-            Result read = run(List.of(PYTHON, script.toString(), "read", f[0], dir.resolve(f[1]).toString(), out.toString()));
-            assertThat(read.exit).as(f[1] + ": " + read.output).isZero();
-            assertThat(read.output).as(f[1]).contains("(41, 29) float64");
-            assertThat(doubles(out)).as(f[1]).isEqualTo(values);
+            ExternalRun read = ExternalRun.of(List.of(PYTHON, script.toString(), "read", f[0], dir.resolve(f[1]).toString(), out.toString()));
+            assertThat(read.exit()).as(f[1] + ": " + read.output()).isZero();
+            assertThat(read.output()).as(f[1]).contains("(41, 29) float64");
+            assertThat(ExternalRun.doubles(out)).as(f[1]).isEqualTo(values);
         }
         Path out = dir.resolve("vector.back.f8");
-        Result read = run(List.of(PYTHON, script.toString(), "read", "zarr", dir.resolve("vector.zarr").toString(), out.toString()));
-        assertThat(read.output).contains("(777,) float64");
-        assertThat(doubles(out)).isEqualTo(java.util.stream.IntStream.range(0, 777).asDoubleStream().toArray());
-    }
-
-    private static double[] doubles(Path file) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-        double[] out = new double[b.remaining() / 8];
-        b.asDoubleBuffer().get(out);
-        return out;
-    }
-
-    private record Result(int exit, String output) {
-    }
-
-    private static Result run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
-        }
-        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+        ExternalRun read = ExternalRun.of(List.of(PYTHON, script.toString(), "read", "zarr", dir.resolve("vector.zarr").toString(), out.toString()));
+        assertThat(read.output()).contains("(777,) float64");
+        assertThat(ExternalRun.doubles(out)).isEqualTo(java.util.stream.IntStream.range(0, 777).asDoubleStream().toArray());
     }
 }

@@ -160,6 +160,8 @@ public final class Settings {
             "`1`: the tests that need network namespaces (root and iproute2) fail instead of skipping", TESTS);
     public static final Setting REQUIRE_PYTHON_IO = variable("DASK4J_REQUIRE_PYTHON_IO", Type.TEXT, "unset", "",
             "`1`: the array file round trips with NumPy, h5py and Zarr fail instead of skipping without them", TESTS);
+    public static final Setting REQUIRE_ZARRITA = variable("DASK4J_REQUIRE_ZARRITA", Type.TEXT, "unset", "",
+            "`1`: the Zarr v3 cross-check with zarrita.js (node) fails instead of skipping without node and npm", TESTS);
     public static final Setting REQUIRE_ROOT_MOUNTS = variable("DASK4J_REQUIRE_ROOT_MOUNTS", Type.TEXT, "unset", "",
             "`1`: the spill test that mounts a small tmpfs fails instead of skipping when it cannot mount", TESTS);
     public static final Setting TEST_HUGE = property("dask4j.test.huge", Type.BOOLEAN, "false", "",
@@ -177,7 +179,7 @@ public final class Settings {
             POOLED_FRAME_BYTES, POOLED_FRAME_BUDGET_MIB, POOL_RETAIN_MIB, POOL_GC_TRIGGER_MIB, BLOCKING_RECEIVES, SPINS,
             YIELD_MICROS, MAX_PARK_MICROS, DEEP_IDLE_MILLIS, DEEP_PARK_MICROS, PURE_SPIN, CALLER_SPIN_MICROS, IDLE_DRIVE_MICROS, DOORBELLS,
             DOORBELL_PARK_MICROS, SETTLE_MICROS, OPEN_MPI_IDLE_YIELD, ADAPTIVE_YIELD_MICROS, REQUIRE_MPI, REQUIRE_SLURM,
-            REQUIRE_BROWSER, REQUIRE_NETNS, REQUIRE_PYTHON_IO, REQUIRE_ROOT_MOUNTS, TEST_HUGE,
+            REQUIRE_BROWSER, REQUIRE_NETNS, REQUIRE_PYTHON_IO, REQUIRE_ZARRITA, REQUIRE_ROOT_MOUNTS, TEST_HUGE,
             BUILD_DIR);
 
     private Settings() {

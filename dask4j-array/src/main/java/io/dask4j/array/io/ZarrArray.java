@@ -56,6 +56,11 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
                         ZarrShards shards, boolean checksummed) implements BlockReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The largest metadata file read: far more than any array's shape, codecs and attributes take, and small
+     * enough that a huge file named {@code .zarray} cannot exhaust the client's memory.
+     */
+    static final long MAX_METADATA_BYTES = 64L << 20;
 
     /**
      * Reads the array's {@code .zarray} (v2) or {@code zarr.json} (v3, see {@link ZarrV3}); everything about the
@@ -101,6 +106,11 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
     @SuppressWarnings("unchecked")
     static Map<String, Object> metadata(Path dir, String name) {
         try {
+            long size = Files.size(dir.resolve(name));
+            if (size > MAX_METADATA_BYTES) {
+                throw new ArrayFileException(dir, name + " holds " + size + " bytes, more than the " + MAX_METADATA_BYTES
+                        + " bytes metadata is read up to");
+            }
             return JSON.readValue(Files.readAllBytes(dir.resolve(name)), Map.class);
         } catch (NoSuchFileException e) {
             throw new ArrayFileException(dir, Files.isDirectory(dir) ? "not a Zarr array (no .zarray or zarr.json)" : "no such directory", e);
@@ -116,8 +126,14 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, ElementType.FLOAT64_LE, false, compressor, 0.0, ".", "", null, false);
     }
 
+    /**
+     * A JSON list of integers. Only JSON integers that fit a long are taken: {@code longValue()} of a larger one
+     * wraps around (2^64 + 4 would read as 4) and of a fraction truncates, either of which would read the file with
+     * a shape it does not have.
+     */
     static long[] longs(Object v, String name, Path dir) {
-        if (!(v instanceof List<?> list) || list.stream().anyMatch(x -> !(x instanceof Number))) {
+        if (!(v instanceof List<?> list) || !list.stream().allMatch(x -> x instanceof Integer || x instanceof Long
+                || x instanceof java.math.BigInteger b && b.bitLength() < Long.SIZE)) {
             throw new ArrayFileException(dir, name + " " + v + " is not a list of integers");
         }
         return list.stream().mapToLong(x -> ((Number) x).longValue()).toArray();
@@ -201,11 +217,17 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
             if (compressor.id() == null && !checksummed) {
                 RawArray layout = new RawArray(file.toString(), offset, chunkShape, type, fortran);
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                    // A chunk file of another size is another array's chunk (or half of one): never read in part.
+                    long size = ch.size();
+                    if (shards == null && size != chunkBytes) {
+                        String problem = "it holds " + size + " bytes, an uncompressed chunk holds " + chunkBytes;
+                        throw size < chunkBytes ? new java.io.EOFException(problem) : new IOException(problem);
+                    }
                     layout.readInto(ch, r, c, h, w, out, outIndex, stride);
                 }
                 return;
             }
-            byte[] stored = length < 0 ? Files.readAllBytes(file) : readBytes(file, offset, (int) length);
+            byte[] stored = readStored(file, offset, length, chunkBytes);
             byte[] raw = compressor.decompress(checksummed ? withoutChecksum(stored) : stored, chunkBytes);
             MemorySegment seg = MemorySegment.ofArray(raw);
             for (int k = 0; k < (fortran ? w : h); k++) {
@@ -254,17 +276,26 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         return Arrays.copyOf(stored, n);
     }
 
-    /** {@code length} bytes of {@code file} from {@code offset}: an inner chunk of a shard. */
-    private static byte[] readBytes(Path file, long offset, int length) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(length);
+    /**
+     * A compressed chunk's stored bytes: the whole file, or {@code length} bytes from {@code offset} of its shard
+     * ({@code length < 0} for a file of its own). Refused before anything is allocated when there are more than a
+     * compressed chunk of {@code chunkBytes} can take ({@link ZarrCompressor#maxStoredBytes}).
+     */
+    private static byte[] readStored(Path file, long offset, long length, int chunkBytes) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long n = length < 0 ? ch.size() : length;
+            if (n > ZarrCompressor.maxStoredBytes(chunkBytes)) {
+                throw new IOException((length < 0 ? "it" : "its shard entry") + " holds " + n
+                        + " bytes, more than a compressed chunk of " + chunkBytes + " bytes can");
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) n);
             while (b.hasRemaining()) {
                 if (ch.read(b, offset + b.position()) < 0) {
-                    throw new java.io.EOFException("the shard ends at byte " + (offset + b.position()) + " inside a chunk");
+                    throw new java.io.EOFException("the file ends at byte " + (offset + b.position()) + " inside the chunk");
                 }
             }
+            return b.array();
         }
-        return b.array();
     }
 
     /**

@@ -1,12 +1,15 @@
 package io.dask4j.array.io;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
 import com.scalableminds.bloscjava.Blosc;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.DataFormatException;
@@ -30,6 +33,9 @@ public record ZarrCompressor(String id, String cname, int level, int shuffle) im
 
     /** Uncompressed chunks: the fastest to read and write on a fast file system. */
     public static final ZarrCompressor NONE = new ZarrCompressor(null, null, 0, 0);
+
+    /** A blosc buffer starts with 16 bytes: version, flags, type size, then uncompressed, block and compressed sizes. */
+    private static final int BLOSC_HEADER_BYTES = 16;
 
     /** zstd at level 3 (numcodecs' Zstd default is 1; 3 is zstd's own). */
     public static ZarrCompressor zstd() {
@@ -85,7 +91,21 @@ public record ZarrCompressor(String id, String cname, int level, int shuffle) im
         return m;
     }
 
-    /** Decompresses one stored chunk, which must come out as {@code expectedBytes}. */
+    /**
+     * The most bytes a stored chunk of {@code chunkBytes} may take: incompressible data grows a little under every
+     * codec (zstd by 1/256 and a frame header, deflate by 5 bytes per 16 KiB block, blosc by its 16-byte header),
+     * and an optional CRC-32C adds 4. A longer chunk file is refused before it is read, so no file, however large,
+     * makes a worker allocate more than about its chunk's size.
+     */
+    static long maxStoredBytes(int chunkBytes) {
+        return chunkBytes + chunkBytes / 8L + 4096;
+    }
+
+    /**
+     * Decompresses one stored chunk, which must come out as {@code expectedBytes}. Never allocates more than that
+     * (plus a byte): a chunk that would decompress to more, a decompression bomb included, fails as soon as it
+     * passes its shape's size.
+     */
     byte[] decompress(byte[] stored, int expectedBytes) throws IOException {
         byte[] out;
         if (id == null) {
@@ -98,15 +118,42 @@ public record ZarrCompressor(String id, String cname, int level, int shuffle) im
                         yield in.readNBytes(expectedBytes + 1);
                     }
                 }
-                case "zstd" -> Zstd.decompress(stored, expectedBytes);
-                case "blosc" -> Blosc.decompress(stored);
+                case "zstd" -> {
+                    try {
+                        yield Zstd.decompress(stored, expectedBytes);
+                    } catch (ZstdException e) {
+                        if (e.getErrorCode() == Zstd.errDstSizeTooSmall()) {
+                            throw tooLong(expectedBytes);
+                        }
+                        throw e;
+                    }
+                }
+                case "blosc" -> {
+                    // blosc-java allocates what the header claims before decompressing: check the claim first.
+                    if (stored.length < BLOSC_HEADER_BYTES) {
+                        throw new java.io.EOFException("it holds " + stored.length + " bytes, too few for a blosc header");
+                    }
+                    long claimed = Integer.toUnsignedLong(ByteBuffer.wrap(stored, 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+                    if (claimed != expectedBytes) {
+                        throw new IOException("its blosc header says it holds " + claimed + " bytes, not the "
+                                + expectedBytes + " bytes of its shape");
+                    }
+                    yield Blosc.decompress(stored);
+                }
                 default -> throw new IllegalStateException("unknown compressor " + id);
             };
+        }
+        if (out.length > expectedBytes) {
+            throw tooLong(expectedBytes);
         }
         if (out.length != expectedBytes) {
             throw new IOException("a chunk decompressed to " + out.length + " bytes, expected " + expectedBytes);
         }
         return out;
+    }
+
+    private static IOException tooLong(int expectedBytes) {
+        return new IOException("it decompresses to more than the " + expectedBytes + " bytes of its shape");
     }
 
     /** Compresses one chunk of elements of {@code typeSize} bytes. */
@@ -141,6 +188,9 @@ public record ZarrCompressor(String id, String cname, int level, int shuffle) im
                     break;
                 }
                 n += got;
+            }
+            if (n == expectedBytes && !inflater.finished() && inflater.inflate(new byte[1]) > 0) {
+                throw tooLong(expectedBytes); // more data than the chunk holds: never silently cut off
             }
             return n == expectedBytes ? out : java.util.Arrays.copyOf(out, n);
         } catch (DataFormatException e) {

@@ -29,10 +29,13 @@ public record ZarrShards(int rows, int cols, boolean indexAtEnd, boolean indexBi
     /** The entry of an inner chunk that was never written. */
     private static final long EMPTY = -1L;
 
-    /** How many inner chunks of {@code chunkRows x chunkCols} a shard holds. */
+    /** How many inner chunks of {@code chunkRows x chunkCols} a shard holds (at most {@link #MAX_CHUNKS}, checked at open). */
     int chunksPerShard(int chunkRows, int chunkCols) {
-        return (rows / chunkRows) * (cols / chunkCols);
+        return Math.toIntExact((long) (rows / chunkRows) * (cols / chunkCols));
     }
+
+    /** The most inner chunks a shard may hold: its index (16 bytes a chunk, and a CRC-32C) must fit one Java array. */
+    static final long MAX_CHUNKS = (Integer.MAX_VALUE - 8 - Integer.BYTES) / 16;
 
     /** The shard's position in the grid of shards for inner chunk ({@code i}, {@code j}). */
     int[] shardOf(int i, int j, int chunkRows, int chunkCols) {
@@ -82,7 +85,8 @@ public record ZarrShards(int rows, int cols, boolean indexAtEnd, boolean indexBi
                 index[k] = b.getLong(k * 8);
                 index[k + 1] = b.getLong(k * 8 + 8);
                 boolean empty = index[k] == EMPTY && index[k + 1] == EMPTY;
-                if (!empty && (index[k] < 0 || index[k + 1] < 0 || index[k] + index[k + 1] > size)) {
+                // length > size - offset, not offset + length > size: the sum of two huge entries wraps negative.
+                if (!empty && (index[k] < 0 || index[k + 1] < 0 || index[k + 1] > size - index[k])) {
                     throw new IOException("the shard index puts chunk " + k / 2 + " at bytes " + Long.toUnsignedString(index[k])
                             + " + " + Long.toUnsignedString(index[k + 1]) + ", past the shard's " + size + " bytes");
                 }

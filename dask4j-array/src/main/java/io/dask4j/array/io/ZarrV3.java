@@ -50,6 +50,11 @@ final class ZarrV3 {
                         + " does not divide the shard shape " + Arrays.toString(chunks));
             }
             shards = shards(conf, chunkRows, chunkCols, dir);
+            long perShard = (dims.length == 1 ? 1 : chunkRows / inner[0]) * (chunkCols / inner[dims.length - 1]);
+            if (perShard > ZarrShards.MAX_CHUNKS) {
+                throw new ArrayFileException(dir, "sharding_indexed: a shard of " + Arrays.toString(chunks) + " holds " + perShard
+                        + " chunks of " + Arrays.toString(inner) + ", more than an index can list (" + ZarrShards.MAX_CHUNKS + ")");
+            }
             chunkRows = dims.length == 1 ? 1 : (int) inner[0];
             chunkCols = (int) inner[dims.length - 1];
             if (!(conf.get("codecs") instanceof List<?> innerCodecs)) {

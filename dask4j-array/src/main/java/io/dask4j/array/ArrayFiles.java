@@ -30,15 +30,26 @@ final class ArrayFiles {
      * chunking grows blocks from the stored chunks the same way).
      */
     static final long MIN_BLOCK_BYTES = 16L << 20;
+    /**
+     * The most blocks a file's own chunking may cut an array into. A file costs nothing to declare a shape of 2^31
+     * x 2^31 in chunks of 1 x 1 (unwritten chunks take no space), and a graph of that many tasks would exhaust the
+     * client's memory while it is built; a few million tasks is already more than a scheduler handles well.
+     */
+    static final long MAX_BLOCKS = 1L << 22;
+    /** The most elements of a block: a {@code double[]} holds no more. */
+    static final long MAX_BLOCK_ELEMENTS = Integer.MAX_VALUE - 8;
     private static final Pattern ZARR_CHUNK_NAME = Pattern.compile("\\d+([./]\\d+)?|\\.[\\d./]+\\.partial");
 
     private ArrayFiles() {
     }
 
-    /** The array {@code reader} reads, in blocks of {@code spec} or, when {@code spec} is null, of the file's chunks. */
-    static DArray read(String op, BlockReader reader, ChunkSpec spec, boolean growSmallChunks) {
+    /**
+     * The array {@code reader} reads from {@code file}, in blocks of {@code spec} or, when {@code spec} is null, of
+     * the file's chunks.
+     */
+    static DArray read(String op, Path file, BlockReader reader, ChunkSpec spec, boolean growSmallChunks) {
         ArrayShape s = reader.shape();
-        Chunks ch = chunks(s, reader.storageChunks(), spec, growSmallChunks);
+        Chunks ch = chunks(file, s, reader.storageChunks(), spec, growSmallChunks);
         Source.Builder out = new Source.Builder(op, ch);
         for (int i = 0; i < ch.blockRows(); i++) {
             for (int j = 0; j < ch.blockCols(); j++) {
@@ -48,7 +59,7 @@ final class ArrayFiles {
         return DArray.of(out.build());
     }
 
-    private static Chunks chunks(ArrayShape s, int[] storage, ChunkSpec spec, boolean grow) {
+    private static Chunks chunks(Path file, ArrayShape s, int[] storage, ChunkSpec spec, boolean grow) {
         if (spec == null && storage == null) {
             spec = ChunkSpec.auto();
         }
@@ -63,6 +74,14 @@ final class ArrayFiles {
             } else {
                 r = (int) Math.min(s.rows(), 2L * r);
             }
+        }
+        // Checked before the chunk lists are made: a list of 2^31 chunk sizes alone would exhaust the client's memory.
+        long blocks = (s.rows() == 0 ? 1 : (s.rows() - 1L) / r + 1) * (s.cols() == 0 ? 1 : (s.cols() - 1L) / c + 1);
+        if (blocks > MAX_BLOCKS || (long) r * c > MAX_BLOCK_ELEMENTS) {
+            throw new ArrayFileException(file, "its chunks of " + r + " x " + c + " cut its shape " + s.numpy() + " into "
+                    + (blocks > MAX_BLOCKS ? blocks + " blocks, more than the " + MAX_BLOCKS + " a graph is built with"
+                    : "blocks of " + (long) r * c + " elements, more than a Java array holds")
+                    + "; read it with a ChunkSpec");
         }
         return s.ndim() == 1 ? Chunks.of1d(Chunks.regular(s.cols(), c), s.cols())
                 : Chunks.of2d(Chunks.regular(s.rows(), r), Chunks.regular(s.cols(), c), s.rows(), s.cols());

@@ -159,12 +159,12 @@ public final class DArrays {
 
     /** A Zarr v2 or v3 array (a directory with a {@code .zarray} or a {@code zarr.json}), one block per Zarr chunk. */
     public static DArray fromZarr(Path dir) {
-        return ArrayFiles.read("zarr", ZarrArray.open(dir), null, false);
+        return ArrayFiles.read("zarr", dir, ZarrArray.open(dir), null, false);
     }
 
     /** A Zarr v2 or v3 array in blocks of {@code chunks} (a block reads every Zarr chunk it overlaps). */
     public static DArray fromZarr(Path dir, ChunkSpec chunks) {
-        return ArrayFiles.read("zarr", ZarrArray.open(dir), chunks, false);
+        return ArrayFiles.read("zarr", dir, ZarrArray.open(dir), chunks, false);
     }
 
     /**
@@ -173,22 +173,22 @@ public final class DArrays {
      * file's chunks are smaller), a contiguous one in automatic blocks.
      */
     public static DArray fromHdf5(Path file, String dataset) {
-        return ArrayFiles.read("hdf5", Hdf5Array.open(file, dataset), null, true);
+        return ArrayFiles.read("hdf5", file, Hdf5Array.open(file, dataset), null, true);
     }
 
     /** An HDF5 dataset in blocks of {@code chunks}. */
     public static DArray fromHdf5(Path file, String dataset, ChunkSpec chunks) {
-        return ArrayFiles.read("hdf5", Hdf5Array.open(file, dataset), chunks, true);
+        return ArrayFiles.read("hdf5", file, Hdf5Array.open(file, dataset), chunks, true);
     }
 
     /** A NumPy {@code .npy} file (C or Fortran order, either byte order, float or integer elements), in automatic blocks. */
     public static DArray fromNpy(Path file) {
-        return ArrayFiles.read("npy", NpyFormat.open(file), null, false);
+        return ArrayFiles.read("npy", file, NpyFormat.open(file), null, false);
     }
 
     /** A NumPy {@code .npy} file in blocks of {@code chunks}. */
     public static DArray fromNpy(Path file, ChunkSpec chunks) {
-        return ArrayFiles.read("npy", NpyFormat.open(file), chunks, false);
+        return ArrayFiles.read("npy", file, NpyFormat.open(file), chunks, false);
     }
 
     /**
@@ -204,6 +204,6 @@ public final class DArrays {
     public static DArray fromRaw(Path file, int[] shape, String dtype, StorageOrder order, ChunkSpec chunks) {
         long[] dims = java.util.Arrays.stream(shape).asLongStream().toArray();
         RawArray raw = new RawArray(file.toString(), 0, ArrayShape.of(dims, file), ElementType.named(dtype), order == StorageOrder.F);
-        return ArrayFiles.read("raw", raw.checked(), chunks, false);
+        return ArrayFiles.read("raw", file, raw.checked(), chunks, false);
     }
 }

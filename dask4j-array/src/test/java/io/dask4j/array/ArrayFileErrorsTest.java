@@ -157,7 +157,7 @@ class ArrayFileErrorsTest {
         return z;
     }
 
-    private static byte[] header(String dict) {
+    static byte[] header(String dict) {
         byte[] text = (dict + "\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         ByteBuffer b = ByteBuffer.allocate(10 + text.length).order(ByteOrder.LITTLE_ENDIAN);
         b.put(new byte[]{(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) text.length).put(text);
@@ -170,7 +170,7 @@ class ArrayFileErrorsTest {
         return out;
     }
 
-    private static void assertFileError(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Path file, String problem) {
+    static void assertFileError(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Path file, String problem) {
         assertThatThrownBy(call).isInstanceOf(ArrayFileException.class)
                 .hasMessageStartingWith(file + ": ").hasMessageContaining(problem)
                 .extracting(e -> ((ArrayFileException) e).file()).isEqualTo(file.toString());

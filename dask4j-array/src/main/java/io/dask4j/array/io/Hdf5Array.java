@@ -68,12 +68,51 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
             }
             if (ds instanceof ChunkedDataset cd) {
                 int[] ch = cd.getChunkDimensions();
+                if (ch.length != shape.ndim() || Arrays.stream(ch).anyMatch(c -> c <= 0)) {
+                    throw new ArrayFileException(file, "dataset '" + datasetPath + "' has chunks of " + Arrays.toString(ch)
+                            + ", which do not fit its shape " + shape.numpy());
+                }
                 int[] chunks = shape.ndim() == 1 ? new int[]{1, ch[0]} : new int[]{ch[0], ch[1]};
+                checkChunkIndex(file, cd, datasetPath);
                 return new Hdf5Array(file.toString(), datasetPath, shape, type, chunks, null, fillValue(ds));
             }
             return new Hdf5Array(file.toString(), datasetPath, shape, type, null, null, 0);
+        } catch (ArrayFileException e) {
+            throw e;
         } catch (HdfException e) {
             throw new ArrayFileException(file, "is not a readable HDF5 file: " + e.getMessage(), e);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            throw jhdfFailed(file, "is not a readable HDF5 file", e);
+        }
+    }
+
+    /**
+     * jhdf trusts the file: a damaged one makes it throw whatever its parsing hits (ArithmeticException,
+     * IllegalStateException, IndexOutOfBoundsException, ...) or allocate a size read from the file until the heap
+     * gives out (a failed allocation holds nothing, so the process goes on). Either way the file is the problem,
+     * and the error says so by name.
+     */
+    private static ArrayFileException jhdfFailed(Path file, String what, Throwable e) {
+        return new ArrayFileException(file, what + " (damaged?): jhdf failed with " + e, e);
+    }
+
+    /**
+     * Refuses a chunk index whose chunks add up to more bytes than the file holds. jhdf reads a chunk that runs
+     * past the end of the file into a buffer of the size the index claims (up to 2 GiB), before any check of ours
+     * could see it; a damaged size is caught here instead, on the client at open and again on the worker before
+     * it reads (the file may have changed in between).
+     */
+    private static void checkChunkIndex(Path file, ChunkedDataset ds, String datasetPath) {
+        long fileBytes;
+        try {
+            fileBytes = Files.size(file);
+        } catch (java.io.IOException e) {
+            throw ByteRuns.failure(file, "reading its size", e);
+        }
+        long claimed = ds.getStorageInBytes();
+        if (claimed > fileBytes) {
+            throw new ArrayFileException(file, "dataset '" + datasetPath + "': its chunk index claims " + claimed
+                    + " bytes of chunks, more than the file's " + fileBytes + " (the index is damaged or the file truncated)");
         }
     }
 
@@ -110,13 +149,20 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
         Path p = Path.of(file);
         try (HdfFile h = new HdfFile(p)) {
             Dataset ds = h.getDatasetByPath(dataset);
-            return chunks != null ? readChunked((ChunkedDataset) ds, r0, c0, rows, cols) : readWhole(ds, r0, c0, rows, cols);
+            if (chunks != null) {
+                checkChunkIndex(p, (ChunkedDataset) ds, dataset);
+            }
+            return chunks != null ? readChunked(p, (ChunkedDataset) ds, r0, c0, rows, cols) : readWhole(ds, r0, c0, rows, cols);
+        } catch (ArrayFileException e) {
+            throw e;
         } catch (HdfException e) {
             throw new ArrayFileException(p, "reading dataset '" + dataset + "' failed: " + e.getMessage(), e);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            throw jhdfFailed(p, "reading dataset '" + dataset + "' failed", e);
         }
     }
 
-    private double[] readChunked(ChunkedDataset ds, long r0, long c0, int rows, int cols) {
+    private double[] readChunked(Path p, ChunkedDataset ds, long r0, long c0, int rows, int cols) {
         double[] out = new double[Math.multiplyExact(rows, cols)];
         int cr = chunks[0];
         int cc = chunks[1];
@@ -131,6 +177,12 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
                 long right = Math.min(c0 + cols, (j + 1) * cc);
                 int[] offset = shape.ndim() == 1 ? new int[]{(int) (j * cc)} : new int[]{(int) (i * cr), (int) (j * cc)};
                 MemorySegment chunk = chunk(ds, offset, unfiltered);
+                long chunkBytes = (long) cr * cc * type.bytes();
+                if (chunk != null && chunk.byteSize() != chunkBytes) {
+                    // Every stored chunk is whole (edge chunks padded): another size is a damaged index or filter.
+                    throw new ArrayFileException(p, "dataset '" + dataset + "': chunk at " + Arrays.toString(offset) + " holds "
+                            + chunk.byteSize() + " bytes, a chunk of " + cr + " x " + cc + " holds " + chunkBytes);
+                }
                 for (long r = top; r < bottom; r++) {
                     int to = (int) ((r - r0) * cols + (left - c0));
                     if (chunk == null) {

@@ -20,9 +20,9 @@ import java.nio.file.StandardOpenOption;
  */
 public record RawArray(String file, long offset, ArrayShape shape, ElementType type, boolean fortran) implements BlockReader {
 
-    /** Bytes of element data. */
+    /** Bytes of element data (exact: a shape whose byte count overflows a long is refused, not wrapped around). */
     public long dataBytes() {
-        return shape.size() * type.bytes();
+        return Math.multiplyExact(shape.size(), type.bytes());
     }
 
     /**
@@ -37,9 +37,16 @@ public record RawArray(String file, long offset, ArrayShape shape, ElementType t
         } catch (IOException e) {
             throw ByteRuns.failure(p, "reading its size", e);
         }
-        if (size < offset + dataBytes()) {
+        long needed;
+        try {
+            needed = Math.addExact(offset, dataBytes());
+        } catch (ArithmeticException e) {
+            // (2^31 - 1)^2 float64 elements are 2^65 bytes: wrapped around, that would pass the check below.
+            throw new ArrayFileException(p, "shape " + shape.numpy() + " of " + type.numpy() + " needs more bytes than a file can hold");
+        }
+        if (size < needed) {
             throw new ArrayFileException(p, "truncated: shape " + shape.numpy() + " of " + type.numpy() + " needs "
-                    + (offset + dataBytes()) + " bytes, the file has " + size);
+                    + needed + " bytes, the file has " + size);
         }
         return this;
     }

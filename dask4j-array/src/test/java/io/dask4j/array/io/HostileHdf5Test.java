@@ -1,0 +1,84 @@
+package io.dask4j.array.io;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Damaged HDF5 files read through jhdf: every truncation of small files h5py wrote (a 20 x 30 float64 dataset
+ * {@code /x}, chunked 8 x 8 with shuffle and gzip, chunked unfiltered, and contiguous), and seeded random byte
+ * changes in their metadata and anywhere. Opening and reading each must either succeed (a changed data byte is
+ * undetectable without a checksum) or fail with an {@link ArrayFileException} naming the file: never another
+ * exception, which a worker would report without the file's name, nor an error that is not an exception.
+ *
+ * <p>The fixtures were written by {@code h5py.File(name, 'w', libver='earliest').create_dataset('x', data=a,
+ * chunks=(8, 8), compression='gzip', shuffle=True)} (and without compression, and without chunks), with {@code a =
+ * np.arange(600.0).reshape(20, 30) + 0.5}.
+ */
+class HostileHdf5Test {
+
+    private static byte[] fixture(String name) throws IOException {
+        try (InputStream in = HostileHdf5Test.class.getResourceAsStream("/hdf5/" + name)) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** The damaged copies of {@code file}: its truncations, then seeded byte changes. */
+    private static List<byte[]> damaged(byte[] file, long seed) {
+        List<byte[]> out = new ArrayList<>();
+        for (int n = 0; n < file.length; n += 23) {
+            out.add(java.util.Arrays.copyOf(file, n));
+        }
+        Random rnd = new Random(seed);
+        for (int k = 0; k < 1000; k++) {
+            byte[] v = file.clone();
+            // Mostly in the first 2 KiB, where h5py puts the superblock, object headers and chunk index.
+            int at = k % 3 == 0 ? rnd.nextInt(file.length) : rnd.nextInt(Math.min(file.length, 2048));
+            v[at] = (byte) rnd.nextInt(256);
+            out.add(v);
+        }
+        return out;
+    }
+
+    @Test
+    void everyDamagedCopyReadsOrFailsNamingTheFile(@TempDir Path dir) throws IOException {
+        List<String> wrong = new ArrayList<>();
+        int failed = 0;
+        int read = 0;
+        for (String name : List.of("chunked-gzip.h5", "chunked.h5", "contiguous.h5")) {
+            List<byte[]> copies = damaged(fixture(name), name.hashCode());
+            for (int k = 0; k < copies.size(); k++) {
+                Path file = dir.resolve(k + "-" + name);
+                Files.write(file, copies.get(k));
+                try {
+                    Hdf5Array a = Hdf5Array.open(file, "/x");
+                    // At most the fixture's 20 x 30: a damaged shape may be huge, and a sparse one reads as fill values.
+                    int rows = Math.min(a.shape().rows(), 20);
+                    int cols = Math.min(a.shape().cols(), 30);
+                    assertThat(a.read(0, 0, rows, cols)).hasSize(rows * cols);
+                    read++;
+                } catch (ArrayFileException e) {
+                    if (!e.file().equals(file.toString())) {
+                        wrong.add(file.getFileName() + ": names " + e.file());
+                    }
+                    failed++;
+                } catch (Throwable e) {
+                    wrong.add(file.getFileName() + ": " + e);
+                }
+                Files.delete(file);
+            }
+        }
+        assertThat(wrong).as("damaged copies that failed with something else than an ArrayFileException naming them").isEmpty();
+        assertThat(failed).as("copies refused").isPositive();
+        assertThat(read).as("copies read (changed data bytes)").isPositive();
+    }
+}

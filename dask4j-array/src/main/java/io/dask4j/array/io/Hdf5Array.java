@@ -6,15 +6,19 @@ import io.jhdf.api.Node;
 import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.api.dataset.ContiguousDataset;
 import io.jhdf.exceptions.HdfException;
+import io.jhdf.filter.PipelineFilterWithData;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.FixedPoint;
 import io.jhdf.object.datatype.FloatingPoint;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Array;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A dataset of an HDF5 file (as h5py, NetCDF-4 and HDF5's own tools write them), read through jhdf. A
@@ -35,6 +39,10 @@ import java.util.Arrays;
  */
 public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementType type, int[] chunks,
                         RawArray contiguous, double fillValue) implements BlockReader {
+
+    /** HDF5's filter ids (H5Zpublic.h): deflate, as gzip compression, and the byte shuffle h5py puts before it. */
+    private static final int DEFLATE = 1;
+    private static final int SHUFFLE = 2;
 
     /** jhdf's message when a chunked dataset's index has no entry for a chunk: the chunk was never written. */
     private static final String NO_CHUNK = "No chunk with offset";
@@ -169,6 +177,8 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
         // An unfiltered chunk is read straight from jhdf's mapping of the file: one copy, from the page cache
         // into the block, instead of a second one through a byte[] per chunk.
         boolean unfiltered = ds.getFilters().isEmpty();
+        List<Integer> filters = ds.getFilters().stream().map(PipelineFilterWithData::getId).toList();
+        boolean deflated = filters.equals(List.of(DEFLATE)) || filters.equals(List.of(SHUFFLE, DEFLATE));
         for (long i = r0 / cr; i <= (r0 + rows - 1) / cr && rows > 0; i++) {
             long top = Math.max(r0, i * cr);
             long bottom = Math.min(r0 + rows, (i + 1) * cr);
@@ -176,8 +186,9 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
                 long left = Math.max(c0, j * cc);
                 long right = Math.min(c0 + cols, (j + 1) * cc);
                 int[] offset = shape.ndim() == 1 ? new int[]{(int) (j * cc)} : new int[]{(int) (i * cr), (int) (j * cc)};
-                MemorySegment chunk = chunk(ds, offset, unfiltered);
                 long chunkBytes = (long) cr * cc * type.bytes();
+                MemorySegment chunk = deflated ? inflated(p, ds, offset, (int) chunkBytes, filters.size() == 2)
+                        : chunk(ds, offset, unfiltered);
                 if (chunk != null && chunk.byteSize() != chunkBytes) {
                     // Every stored chunk is whole (edge chunks padded): another size is a damaged index or filter.
                     throw new ArrayFileException(p, "dataset '" + dataset + "': chunk at " + Arrays.toString(offset) + " holds "
@@ -192,6 +203,41 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
                     long at = ((r - i * cr) * cc + (left - j * cc)) * type.bytes();
                     type.decode(chunk, at, out, to, (int) (right - left));
                 }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A gzip chunk (h5py's {@code compression='gzip'}, NetCDF-4's deflate, optionally after a shuffle), or {@code
+     * null} if it was never written, inflated here rather than by jhdf: jhdf inflates a chunk to whatever length
+     * its stream has, so 16 KiB of zeros would fill 16 MiB before anyone checked them against the chunk's shape.
+     * This never allocates more than the stored bytes and the chunk.
+     */
+    private MemorySegment inflated(Path p, ChunkedDataset ds, int[] offset, int chunkBytes, boolean shuffled) {
+        MemorySegment stored = chunk(ds, offset, true);
+        if (stored == null) {
+            return null;
+        }
+        try {
+            if (stored.byteSize() > ZarrCompressor.maxStoredBytes(chunkBytes)) {
+                throw new IOException("it holds " + stored.byteSize() + " bytes, more than a compressed chunk of " + chunkBytes + " bytes can");
+            }
+            byte[] raw = ZarrCompressor.zlib().decompress(stored.toArray(ValueLayout.JAVA_BYTE), chunkBytes);
+            return MemorySegment.ofArray(shuffled ? unshuffle(raw, type.bytes()) : raw);
+        } catch (IOException e) {
+            throw new ArrayFileException(p, "dataset '" + dataset + "': chunk at " + Arrays.toString(offset) + " is unreadable: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Undoes HDF5's shuffle filter: byte {@code k} of every element was stored together, then byte {@code k + 1}. */
+    private static byte[] unshuffle(byte[] shuffled, int size) {
+        int n = shuffled.length / size;
+        byte[] out = new byte[shuffled.length];
+        for (int k = 0; k < size; k++) {
+            for (int i = 0; i < n; i++) {
+                out[i * size + k] = shuffled[k * n + i];
             }
         }
         return out;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Damaged HDF5 files read through jhdf: every truncation of small files h5py wrote (a 20 x 30 float64 dataset
@@ -47,6 +48,28 @@ class HostileHdf5Test {
             out.add(v);
         }
         return out;
+    }
+
+    @Test
+    void aGzipChunkThatInflatesFarPastItsShapeFailsWithoutAllocatingItAll(@TempDir Path dir) throws IOException {
+        // Written by h5py: /x as chunked-gzip.h5's (no shuffle), then chunk (0, 0) replaced through
+        // d.id.write_direct_chunk((0, 0), zlib.compress(b'\0' * (4 << 20), 9), 0): 4 KiB that inflate to 4 MiB,
+        // for a chunk of 8 x 8 float64, 512 bytes. /s is the same data with shuffle and gzip, intact.
+        Path file = Files.write(dir.resolve("bomb.h5"), fixture("gzip-bomb.h5"));
+        Hdf5Array bomb = Hdf5Array.open(file, "/x");
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = mx.getCurrentThreadAllocatedBytes();
+        assertThatThrownBy(() -> bomb.read(0, 0, 8, 8)).isInstanceOf(ArrayFileException.class)
+                .hasMessageStartingWith(file + ": dataset '/x': chunk at [0, 0]")
+                .hasMessageContaining("decompresses to more than the 512 bytes of its shape");
+        assertThat(mx.getCurrentThreadAllocatedBytes() - before).as("bytes allocated by the refused read").isLessThan(2L << 20);
+        // The other chunks, and the shuffled dataset, read as h5py wrote them.
+        assertThat(bomb.read(8, 8, 1, 2)).containsExactly(8 * 30 + 8.5, 8 * 30 + 9.5);
+        Hdf5Array shuffled = Hdf5Array.open(file, "/s");
+        double[] all = shuffled.read(0, 0, 20, 30);
+        for (int i = 0; i < all.length; i++) {
+            assertThat(all[i]).isEqualTo(i + 0.5);
+        }
     }
 
     @Test

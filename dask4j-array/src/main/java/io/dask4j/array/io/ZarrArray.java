@@ -172,8 +172,8 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
             return out;
         }
         ArrayShape chunkShape = shape.ndim() == 1 ? new ArrayShape(1, 1, chunkCols) : new ArrayShape(2, chunkRows, chunkCols);
-        // A block usually reads many chunks of one shard: each shard's index is read once per block.
-        Map<Path, long[]> shardIndexes = new HashMap<>();
+        // A block usually reads many chunks of one shard: each shard's index (and nested shard's) is read once per block.
+        Map<ZarrShards.IndexAt, long[]> shardIndexes = new HashMap<>();
         for (int i = (int) (r0 / chunkRows); i <= (r0 + rows - 1) / chunkRows; i++) {
             long top = Math.max(r0, (long) i * chunkRows);
             long bottom = Math.min(r0 + rows, (long) (i + 1) * chunkRows);
@@ -189,26 +189,20 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
     }
 
     private void readChunkPart(ArrayShape chunkShape, int i, int j, long r, long c, int h, int w, double[] out, int outIndex, int stride,
-                               Map<Path, long[]> shardIndexes) {
+                               Map<ZarrShards.IndexAt, long[]> shardIndexes) {
         Path file = chunkFile(i, j);
         int chunkBytes = chunkShape.rows() * chunkShape.cols() * type.bytes();
         try {
             long offset = 0;
             long length = -1;
             if (shards != null) {
-                int n = shards.chunksPerShard(chunkRows, chunkCols);
-                long[] index = shardIndexes.get(file);
-                if (index == null) {
-                    index = shards.readIndex(file, n);
-                    shardIndexes.put(file, index);
-                }
-                int k = shards.entry(i, j, chunkRows, chunkCols);
-                if (ZarrShards.isEmpty(index, k)) {
+                long[] where = shards.locate(file, i, j, chunkRows, chunkCols, shardIndexes);
+                if (where == null) {
                     fill(out, outIndex, stride, h, w);
                     return;
                 }
-                offset = index[2 * k];
-                length = index[2 * k + 1];
+                offset = where[0];
+                length = where[1];
                 int expected = chunkBytes + (checksummed ? Integer.BYTES : 0);
                 if (compressor.id() == null && length != expected) {
                     throw new IOException("its shard holds " + length + " bytes for it, not " + expected);

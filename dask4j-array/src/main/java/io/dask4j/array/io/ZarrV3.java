@@ -1,6 +1,7 @@
 package io.dask4j.array.io;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.Map;
  * {@code v2} chunk key encodings, the {@code bytes} codec in either endianness, an optional {@code transpose}
  * (Fortran order) before it and at most one of {@code gzip}, {@code zstd} and {@code blosc} after it; the same
  * codecs as the inner codecs of {@code sharding_indexed} (see {@link ZarrShards}), whose index may carry a
- * CRC-32C; a {@code crc32c} last among a chunk's codecs (each chunk's checksum, checked as it is read). Refused,
- * by name: nested sharding and other codecs, other grids, data types other than the numeric ones dask4j reads.
+ * CRC-32C, and nested sharding (a {@code sharding_indexed} whose only inner codec is another); a {@code crc32c}
+ * last among a chunk's codecs (each chunk's checksum, checked as it is read). Refused, by name: other codecs
+ * (and {@code sharding_indexed} beside other codecs), other grids, data types other than the numeric ones dask4j
+ * reads.
  * Stateless; called on the thread that creates the array.
  */
 final class ZarrV3 {
@@ -40,27 +43,35 @@ final class ZarrV3 {
         if (!(m.get("codecs") instanceof List<?> codecs)) {
             throw new ArrayFileException(dir, "codecs " + m.get("codecs") + " is not a list");
         }
-        ZarrShards shards = null;
-        if (codecs.size() == 1 && codecs.getFirst() instanceof Map<?, ?> only && "sharding_indexed".equals(only.get("name"))) {
+        // Each sharding_indexed whose chunks are themselves sharded adds a level; its chunks' codecs end the chain.
+        List<Map<String, Object>> levels = new ArrayList<>();
+        List<int[]> levelShapes = new ArrayList<>();
+        while (codecs.size() == 1 && codecs.getFirst() instanceof Map<?, ?> only && "sharding_indexed".equals(only.get("name"))) {
             Map<String, Object> conf = only.get("configuration") instanceof Map<?, ?> cm ? (Map<String, Object>) cm : Map.of();
             long[] inner = ZarrArray.longs(conf.get("chunk_shape"), "sharding_indexed chunk_shape", dir);
+            long[] outer = dims.length == 1 ? new long[]{chunkCols} : new long[]{chunkRows, chunkCols};
             if (inner.length != dims.length || Arrays.stream(inner).anyMatch(c -> c <= 0)
                     || (dims.length == 2 && chunkRows % inner[0] != 0) || chunkCols % inner[dims.length - 1] != 0) {
                 throw new ArrayFileException(dir, "sharding_indexed chunk_shape " + Arrays.toString(inner)
-                        + " does not divide the shard shape " + Arrays.toString(chunks));
+                        + " does not divide the shard shape " + Arrays.toString(outer));
             }
-            shards = shards(conf, chunkRows, chunkCols, dir);
             long perShard = (dims.length == 1 ? 1 : chunkRows / inner[0]) * (chunkCols / inner[dims.length - 1]);
             if (perShard > ZarrShards.MAX_CHUNKS) {
-                throw new ArrayFileException(dir, "sharding_indexed: a shard of " + Arrays.toString(chunks) + " holds " + perShard
+                throw new ArrayFileException(dir, "sharding_indexed: a shard of " + Arrays.toString(outer) + " holds " + perShard
                         + " chunks of " + Arrays.toString(inner) + ", more than an index can list (" + ZarrShards.MAX_CHUNKS + ")");
             }
+            levels.add(conf);
+            levelShapes.add(new int[]{chunkRows, chunkCols});
             chunkRows = dims.length == 1 ? 1 : (int) inner[0];
             chunkCols = (int) inner[dims.length - 1];
             if (!(conf.get("codecs") instanceof List<?> innerCodecs)) {
                 throw new ArrayFileException(dir, "sharding_indexed codecs " + conf.get("codecs") + " is not a list");
             }
             codecs = innerCodecs;
+        }
+        ZarrShards shards = null;
+        for (int k = levels.size() - 1; k >= 0; k--) {
+            shards = shards(levels.get(k), levelShapes.get(k)[0], levelShapes.get(k)[1], shards, dir);
         }
         Codecs c = codecs(codecs, type, dims.length, dir);
         if ((long) chunkRows * chunkCols * c.type().bytes() > Integer.MAX_VALUE - 8) {
@@ -126,8 +137,11 @@ final class ZarrV3 {
         return new Codecs(type, fortran, compressor, checksummed);
     }
 
-    /** The shard index's layout: {@code bytes} in either endianness, optionally then {@code crc32c}. */
-    private static ZarrShards shards(Map<String, Object> conf, int rows, int cols, Path dir) {
+    /**
+     * One level of sharding: the index's layout ({@code bytes} in either endianness, optionally then
+     * {@code crc32c}), and {@code nested}, the layout of its chunks when they are shards too.
+     */
+    private static ZarrShards shards(Map<String, Object> conf, int rows, int cols, ZarrShards nested, Path dir) {
         Object location = conf.getOrDefault("index_location", "end");
         if (!"end".equals(location) && !"start".equals(location)) {
             throw new ArrayFileException(dir, "sharding_indexed index_location " + location + " is neither start nor end");
@@ -139,7 +153,7 @@ final class ZarrV3 {
         }
         boolean big = indexCodecs.getFirst() instanceof Map<?, ?> b && b.get("configuration") instanceof Map<?, ?> bc
                 && "big".equals(bc.get("endian"));
-        return new ZarrShards(rows, cols, "end".equals(location), big, names.size() == 2);
+        return new ZarrShards(rows, cols, "end".equals(location), big, names.size() == 2, nested);
     }
 
     @SuppressWarnings("unchecked")

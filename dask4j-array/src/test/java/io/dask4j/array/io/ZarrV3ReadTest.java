@@ -180,13 +180,15 @@ class ZarrV3ReadTest {
     }
 
     @Test
-    void nestedShardingGroupsAndOtherTypesAreRefusedByName(@TempDir Path dir) throws IOException {
+    void shardingBesideOtherCodecsGroupsAndOtherTypesAreRefusedByName(@TempDir Path dir) throws IOException {
+        // Nested sharding is read when the inner sharding_indexed is its shard's only codec (ZarrV3NestedShardTest).
         Path sharded = Files.createDirectories(dir.resolve("sharded.zarr"));
         Files.writeString(sharded.resolve("zarr.json"), """
                 {"zarr_format": 3, "node_type": "array", "shape": [8, 8], "data_type": "float64",
                  "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 4]}},
                  "fill_value": 0, "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 2],
-                     "codecs": [{"name": "sharding_indexed", "configuration": {}}]}}]}""");
+                     "codecs": [{"name": "transpose", "configuration": {"order": [1, 0]}},
+                                {"name": "sharding_indexed", "configuration": {"chunk_shape": [1, 1], "codecs": [{"name": "bytes"}]}}]}}]}""");
         assertThatThrownBy(() -> ZarrArray.open(sharded)).isInstanceOf(ArrayFileException.class)
                 .hasMessageContaining(sharded.toString()).hasMessageContaining("codec 'sharding_indexed' is not supported");
         Path group = Files.createDirectories(dir.resolve("group.zarr"));

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
@@ -75,8 +76,11 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         if (!Integer.valueOf(2).equals(m.get("zarr_format"))) {
             throw new ArrayFileException(dir, "zarr_format " + m.get("zarr_format") + " is not supported (2 is)");
         }
-        if (m.get("filters") instanceof List<?> filters && !filters.isEmpty()) {
-            throw new ArrayFileException(dir, "filters " + filters + " are not supported");
+        if (m.get("filters") != null && !(m.get("filters") instanceof List<?> l && l.isEmpty())) {
+            throw new ArrayFileException(dir, "filters " + m.get("filters") + " are not supported");
+        }
+        if (m.get("compressor") != null && !(m.get("compressor") instanceof Map)) {
+            throw new ArrayFileException(dir, "compressor " + m.get("compressor") + " is neither null nor an object");
         }
         long[] dims = longs(m.get("shape"), "shape", dir);
         long[] chunks = longs(m.get("chunks"), "chunks", dir);
@@ -99,7 +103,8 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
         }
         return new ZarrArray(dir.toString(), shape, chunkRows, chunkCols, type, order.equals("F"),
                 ZarrCompressor.fromMetadata((Map<String, Object>) m.get("compressor"), dir),
-                fillValue(m.get("fill_value"), dir), String.valueOf(m.getOrDefault("dimension_separator", ".")), "", null, false);
+                fillValue(m.get("fill_value"), dir), separator("dimension_separator", Objects.requireNonNullElse(m.get("dimension_separator"), "."), dir),
+                "", null, false);
     }
 
     /** The JSON object in {@code dir}'s metadata file {@code name}; a missing, unreadable or invalid file is refused. */
@@ -137,6 +142,17 @@ public record ZarrArray(String dir, ArrayShape shape, int chunkRows, int chunkCo
             throw new ArrayFileException(dir, name + " " + v + " is not a list of integers");
         }
         return list.stream().mapToLong(x -> ((Number) x).longValue()).toArray();
+    }
+
+    /**
+     * A chunk key's separator, which Zarr allows to be {@code .} or {@code /} only: anything else (say {@code
+     * /../../}) would make chunk names point outside the array's directory.
+     */
+    static String separator(String name, Object sep, Path dir) {
+        if (!".".equals(sep) && !"/".equals(sep)) {
+            throw new ArrayFileException(dir, name + " '" + sep + "' is not supported (. and / are)");
+        }
+        return (String) sep;
     }
 
     static double fillValue(Object v, Path dir) {

@@ -179,10 +179,10 @@ final class ZarrV3 {
         Object sep = e.get("configuration") instanceof Map<?, ?> conf ? conf.get("separator") : null;
         return switch (String.valueOf(e.get("name"))) {
             case "default" -> {
-                String s = sep == null ? "/" : String.valueOf(sep);
+                String s = ZarrArray.separator("chunk_key_encoding separator", sep == null ? "/" : sep, dir);
                 yield new String[]{"c" + s, s};
             }
-            case "v2" -> new String[]{"", sep == null ? "." : String.valueOf(sep)};
+            case "v2" -> new String[]{"", ZarrArray.separator("chunk_key_encoding separator", sep == null ? "." : sep, dir)};
             default -> throw new ArrayFileException(dir, "chunk_key_encoding " + e.get("name") + " is not supported (default and v2 are)");
         };
     }

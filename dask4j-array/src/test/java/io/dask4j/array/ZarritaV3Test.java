@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dask4j.array.io.ZarrCompressor;
 import io.dask4j.runtime.client.Client;
 import io.dask4j.runtime.cluster.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Zarr v3 arrays written by an implementation independent of dask4j's reader, zarrita.js (run by node; version
@@ -27,7 +29,8 @@ import java.util.stream.Collectors;
  * {@code target/zarrita}), read back through dask4j's workers and compared exactly, element by element, with
  * what zarrita was given. Covers what zarrita encodes: the {@code bytes} codec in both endiannesses,
  * {@code transpose}, {@code gzip} (numcodecs.js's), {@code zstd}, {@code blosc}, float and integer types, edge
- * chunks, unwritten chunks, 1-D arrays and {@code .}-separated chunk keys. Skipped when node or npm is missing,
+ * chunks, unwritten chunks, 1-D arrays and {@code .}-separated chunk keys. And the other way: Zarr v2 arrays
+ * dask4j's workers wrote, with each compressor, read back exactly by zarrita. Skipped when node or npm is missing,
  * unless {@code DASK4J_REQUIRE_ZARRITA=1} (CI), which makes their absence a failure; with node present, a
  * failed install fails the test.
  */
@@ -99,6 +102,30 @@ class ZarritaV3Test {
         assertThat(values[5 * 17 + 8]).isEqualTo(5 * 17 + 8 + 0.5);
         // The dot-separated chunk keys really are c.i.j.
         assertThat(dir.resolve("f8_zstd_dot_keys.zarr/c.3.3")).exists();
+    }
+
+    @Test
+    void everyZarrArrayDask4jWroteReadsBackExactlyInZarrita(@TempDir Path dir) throws Exception {
+        DArray a = DArrays.random(41, 29, ChunkSpec.of(10, 8), 5);
+        double[] values = a.computeVector(client);
+        for (ZarrCompressor c : List.of(ZarrCompressor.NONE, ZarrCompressor.zlib(), ZarrCompressor.gzip(), ZarrCompressor.zstd(),
+                ZarrCompressor.blosc())) {
+            Path array = dir.resolve("out-" + (c.id() == null ? "none" : c.id()) + ".zarr");
+            a.toZarr(client, array, WriteOptions.DEFAULT.compressedWith(c));
+            assertThat(readInZarrita(array, "41,29")).as(array.toString()).isEqualTo(values);
+        }
+        Path vector = dir.resolve("vector.zarr");
+        DArrays.arange(777, ChunkSpec.of(100)).toZarr(client, vector);
+        assertThat(readInZarrita(vector, "777")).isEqualTo(IntStream.range(0, 777).asDoubleStream().toArray());
+    }
+
+    /** The array as zarrita reads it, after checking it reports {@code shape} and float64. */
+    private static double[] readInZarrita(Path array, String shape) throws Exception {
+        Path out = array.resolveSibling(array.getFileName() + ".back.f8");
+        ExternalRun read = ExternalRun.of(List.of("node", INSTALLED.resolve("read.mjs").toString(), array.toString(), out.toString()));
+        assertThat(read.exit()).as(array + ": " + read.output()).isZero();
+        assertThat(read.output().strip()).as(array.toString()).isEqualTo(shape + " float64");
+        return ExternalRun.doubles(out);
     }
 
     private static int[] ints(String csv) {

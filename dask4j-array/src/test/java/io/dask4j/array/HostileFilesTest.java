@@ -58,6 +58,15 @@ class HostileFilesTest {
     }
 
     @Test
+    void anNpyHeaderThatRepeatsAKeyIsRefusedRatherThanReadOtherwiseThanNumPyReadsIt(@TempDir Path dir) throws IOException {
+        // NumPy reads this file as int8 (a repeated key's last value wins); reading it as float64 would be wrong data.
+        Path npy = dir.resolve("twice.npy");
+        Files.write(npy, ArrayFileErrorsTest.header("{'descr': '<f8', 'fortran_order': False, 'shape': (8,), 'descr': '|i1', }"));
+        Files.write(npy, new byte[64], java.nio.file.StandardOpenOption.APPEND);
+        ArrayFileErrorsTest.assertFileError(() -> DArrays.fromNpy(npy), npy, "the .npy header gives 'descr' 2 times");
+    }
+
+    @Test
     void aZarrChunkingOfTrillionsOfBlocksIsRefusedBeforeTheGraphIsBuilt(@TempDir Path dir) throws IOException {
         // Unwritten chunks take no space: this array is a 200-byte file. Building its 4.6e12 read tasks would run
         // out of memory or for hours, so the bound is generous and only catches that.

@@ -68,9 +68,16 @@ public final class NpyFormat {
     }
 
     private static String field(Pattern p, String header, Path file) {
+        String key = p.pattern().split("'")[1];
         Matcher m = p.matcher(header);
         if (!m.find()) {
-            throw new ArrayFileException(file, "the .npy header has no valid " + p.pattern().split("'")[1] + ": " + header.strip());
+            throw new ArrayFileException(file, "the .npy header has no valid " + key + ": " + header.strip());
+        }
+        // NumPy keeps a repeated key's last value, the match above its first: a header that repeats a key is
+        // refused rather than read as another array than NumPy reads.
+        long times = Pattern.compile("'" + key + "'\\s*:").matcher(header).results().count();
+        if (times > 1) {
+            throw new ArrayFileException(file, "the .npy header gives '" + key + "' " + times + " times: " + header.strip());
         }
         return m.group(1);
     }

@@ -52,7 +52,8 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
         if (!Files.isRegularFile(file)) {
             throw new ArrayFileException(file, "no such file");
         }
-        try (HdfFile h = new HdfFile(file)) {
+        try (Opened o = Opened.of(file)) {
+            HdfFile h = o.hdf();
             Node node;
             try {
                 node = h.getByPath(datasetPath);
@@ -91,6 +92,56 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
             throw new ArrayFileException(file, "is not a readable HDF5 file: " + e.getMessage(), e);
         } catch (RuntimeException | OutOfMemoryError e) {
             throw jhdfFailed(file, "is not a readable HDF5 file", e);
+        }
+    }
+
+    /**
+     * An HDF5 file open in jhdf through a channel that refuses mappings past the file's end ({@link
+     * BoundedFileChannel}): a truncated chunk then fails its read instead of reading as zeros. Closing closes the
+     * channel itself: jhdf's {@code close()} of a file opened from a channel closes the files of external links, then
+     * fails logging the path it was never given, before it closes the channel.
+     */
+    private record Opened(HdfFile hdf, java.nio.channels.FileChannel channel) implements AutoCloseable {
+        private static final String NO_PATH = "No backing file";
+
+        static Opened of(Path file) {
+            java.nio.channels.FileChannel ch;
+            try {
+                ch = BoundedFileChannel.open(file);
+            } catch (IOException e) {
+                throw ByteRuns.failure(file, "opening", e);
+            }
+            try {
+                return new Opened(new HdfFile(ch), ch);
+            } catch (RuntimeException | Error e) {
+                closeQuietly(ch, e);
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                hdf.close();
+            } catch (HdfException e) {
+                if (e.getMessage() == null || !e.getMessage().startsWith(NO_PATH)) {
+                    closeQuietly(channel, e);
+                    throw e;
+                }
+            }
+            try {
+                channel.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static void closeQuietly(java.nio.channels.FileChannel ch, Throwable failure) {
+            try {
+                ch.close();
+            } catch (IOException suppressed) {
+                failure.addSuppressed(suppressed);
+            }
         }
     }
 
@@ -155,7 +206,8 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
             return contiguous.read(r0, c0, rows, cols);
         }
         Path p = Path.of(file);
-        try (HdfFile h = new HdfFile(p)) {
+        try (Opened o = Opened.of(p)) {
+            HdfFile h = o.hdf();
             Dataset ds = h.getDatasetByPath(dataset);
             if (chunks != null) {
                 checkChunkIndex(p, (ChunkedDataset) ds, dataset);

@@ -239,7 +239,7 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
                 long right = Math.min(c0 + cols, (j + 1) * cc);
                 int[] offset = shape.ndim() == 1 ? new int[]{(int) (j * cc)} : new int[]{(int) (i * cr), (int) (j * cc)};
                 long chunkBytes = (long) cr * cc * type.bytes();
-                MemorySegment chunk = deflated ? inflated(p, ds, offset, (int) chunkBytes, filters.size() == 2)
+                MemorySegment chunk = deflated ? inflated(p, ds, offset, chunkBytes, filters.size() == 2)
                         : chunk(ds, offset, unfiltered);
                 if (chunk != null && chunk.byteSize() != chunkBytes) {
                     // Every stored chunk is whole (edge chunks padded): another size is a damaged index or filter.
@@ -266,16 +266,19 @@ public record Hdf5Array(String file, String dataset, ArrayShape shape, ElementTy
      * its stream has, so 16 KiB of zeros would fill 16 MiB before anyone checked them against the chunk's shape.
      * This never allocates more than the stored bytes and the chunk.
      */
-    private MemorySegment inflated(Path p, ChunkedDataset ds, int[] offset, int chunkBytes, boolean shuffled) {
+    private MemorySegment inflated(Path p, ChunkedDataset ds, int[] offset, long chunkBytes, boolean shuffled) {
         MemorySegment stored = chunk(ds, offset, true);
         if (stored == null) {
             return null;
         }
         try {
-            if (stored.byteSize() > ZarrCompressor.maxStoredBytes(chunkBytes)) {
+            if (chunkBytes > Integer.MAX_VALUE - 8) {
+                throw new IOException("a chunk of " + chunkBytes + " bytes is more than a Java array holds");
+            }
+            if (stored.byteSize() > ZarrCompressor.maxStoredBytes((int) chunkBytes)) {
                 throw new IOException("it holds " + stored.byteSize() + " bytes, more than a compressed chunk of " + chunkBytes + " bytes can");
             }
-            byte[] raw = ZarrCompressor.zlib().decompress(stored.toArray(ValueLayout.JAVA_BYTE), chunkBytes);
+            byte[] raw = ZarrCompressor.zlib().decompress(stored.toArray(ValueLayout.JAVA_BYTE), (int) chunkBytes);
             return MemorySegment.ofArray(shuffled ? unshuffle(raw, type.bytes()) : raw);
         } catch (IOException e) {
             throw new ArrayFileException(p, "dataset '" + dataset + "': chunk at " + Arrays.toString(offset) + " is unreadable: "

@@ -8,6 +8,8 @@
 # For each pair and format, in an order that rotates from pair to pair:
 #   cat      the files to /dev/null (reads, fills no memory: the file system's speed);
 #   floor    fill_floor.py: 3 processes pread every third chunk into fresh 4 KiB-page buffers (filling memory only);
+#   jvmfloor `./dask4j bench fill-floor`: 3 JVMs copy every third chunk into fresh double[]s out of a mapping of the
+#            file (filling heap only), 4 reads, each dropping the last one's arrays first;
 #   dask4j   `./dask4j bench seed --backend tcp --input ... --rereads 3`: the first read into fresh worker JVMs,
 #            then 3 more on the same workers, x released before each; dask4j-b is the same again (the A/A pair);
 #   pretouch the same with the workers started with -XX:+AlwaysPreTouch (their heap touched at start-up);
@@ -30,7 +32,12 @@ for fmt in zarr hdf5; do   # the AOT caches of each job (its key covers the opti
   seed $fmt > /dev/null
   seed $fmt --jvm-arg=-XX:+AlwaysPreTouch > /dev/null
 done
-sides=(dask4j floor dask dask4j-b pretouch)
+sides=(dask4j floor dask dask4j-b pretouch jvmfloor)
+lists=$(mktemp -d)
+for fmt in zarr hdf5; do   # the chunk lists of the JVM floor
+  if [ $fmt = zarr ]; then args=(zarr "$zarr"); else args=(hdf5 "$h5" "$dataset"); fi
+  /usr/bin/python3 $py/fill_floor.py --list "${args[@]}" > "$lists/$fmt"
+done
 for p in $(seq 1 "$pairs"); do
   for fmt in zarr hdf5; do
     mapfile -t fs < <(files $fmt)
@@ -48,6 +55,7 @@ for p in $(seq 1 "$pairs"); do
                v="$(NUMPY_MADVISE_HUGEPAGE=0 /usr/bin/python3 $py/fill_floor.py "${args[@]}") -" ;;
         dask4j|dask4j-b) v=$(seed $fmt | reads) ;;
         pretouch) v=$(seed $fmt --jvm-arg=-XX:+AlwaysPreTouch | reads) ;;
+        jvmfloor) v=$(./dask4j bench fill-floor "$lists/$fmt" --readers 3 --reads 4) ;;
         dask) v=$(/usr/bin/python3 $py/dask_seed_bench.py --input "$(input $fmt)" --runs 1 --rereads 3 --json 2> /dev/null | reads) ;;
       esac
       t1=$(date +%s.%N)
@@ -55,4 +63,5 @@ for p in $(seq 1 "$pairs"); do
     done
   done
 done
+rm -r "$lists"
 echo "end $(date -u +%FT%TZ)" >> "$log"

@@ -3,7 +3,10 @@
 reading every third chunk of the file(s) with pread into a fresh NumPy buffer, in parallel. Prints the slowest
 process's own read time in seconds (process start-up is not counted).
 
-usage: fill_floor.py zarr DIR | hdf5 FILE DATASET
+usage: fill_floor.py [--list] zarr DIR | hdf5 FILE DATASET
+
+--list prints the chunks instead, one per line as "path offset length": the chunk list of the JVM's floor
+(io.dask4j.bench.floor.JvmFillFloor, which reads the same chunks into fresh Java arrays).
 
 Uncompressed Zarr v2 chunk files, or a chunked, unfiltered HDF5 dataset (chunk offsets from h5py). NumPy advises
 buffers of 4 MiB and more as huge pages; NUMPY_MADVISE_HUGEPAGE=0 in the environment turns that off."""
@@ -53,6 +56,10 @@ def read(items, results, go):
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--list":
+        for path, offset, length in chunks(*sys.argv[2:5]):
+            print(path, offset, length)
+        return
     if len(sys.argv) < 3 or sys.argv[1] not in ("zarr", "hdf5") or (sys.argv[1] == "hdf5" and len(sys.argv) < 4):
         raise SystemExit(__doc__)
     items = chunks(*sys.argv[1:4])

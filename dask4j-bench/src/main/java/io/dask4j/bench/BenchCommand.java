@@ -1,5 +1,6 @@
 package io.dask4j.bench;
 
+import io.dask4j.bench.floor.FillFloorCommand;
 import io.dask4j.bench.report.ReportCommand;
 import io.dask4j.jobs.ExtraCommand;
 import io.dask4j.jobs.seed.SeedBenchCommand;
@@ -8,12 +9,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code dask4j bench comm|tasks|seed|report}: the end-to-end benchmarks (their goals and
- * figures: docs/benchmarks.md).
+ * {@code dask4j bench comm|tasks|seed|report|fill-floor}: the end-to-end benchmarks (their goals and
+ * figures: docs/benchmarks.md), and the floor that array reads are compared with (docs/arrays.md).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload, a report with charts.",
-        subcommands = {BenchCommCommand.class, TasksBenchCommand.class, SeedBenchCommand.class, ReportCommand.class})
+        description = "Benchmarks: comm latency and bandwidth, scheduler throughput, the seed array workload, a report with charts, the floor of reading into fresh heap.",
+        subcommands = {BenchCommCommand.class, TasksBenchCommand.class, SeedBenchCommand.class, ReportCommand.class,
+                FillFloorCommand.class})
 public final class BenchCommand implements Runnable, ExtraCommand {
 
     @CommandLine.Spec

@@ -17,9 +17,8 @@ import java.util.concurrent.TimeoutException;
  * The seed workload on any client: persist {@code x = random((n, n))} (or an array read from a file, see {@link
  * SeedInput}) with the given block layout, wait for it, optionally release it and persist it again a few times on
  * the same workers (re-reads: a file read by workers whose heap has held data before), then time {@code
- * (x + x.T).transpose().sum()}. Each run builds
- * the expression anew, so its keys are fresh and it really computes (compute releases its keys afterwards; x
- * stays). Runs on the caller's thread.
+ * (x + x.T).transpose().sum()}. Each run builds the expression anew, so its keys are fresh and it really computes
+ * (compute releases its keys afterwards; x stays). Runs on the caller's thread.
  */
 public final class SeedWorkload {
     private final int n;
